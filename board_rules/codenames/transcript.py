@@ -1,0 +1,82 @@
+"""The transcript format: a game written as text, one action a line, for replay and rule questions.
+
+    key RRRRR/RRRRB/BBBBB/BBNNN/NNNNA   # optional, before the first action
+    mode coop                           # optional, before the first action
+    clue 2
+    touch C3
+
+`#` starts a comment and blank lines are skipped. Malformed text raises `TranscriptError` with the
+line number; whether an action is legal is for the rules to say when it is played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from board_rules.codenames.actions import Action, parse_action
+from board_rules.codenames.errors import CodenamesError
+from board_rules.codenames.key import Key
+from board_rules.codenames.state import Mode
+
+
+class TranscriptError(CodenamesError, ValueError):
+    """A transcript line that cannot be read; `line` counts from 1."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TranscriptAction:
+    """One action of a transcript and the line it stands on."""
+
+    line: int
+    action: Action
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A parsed transcript: the key if it names one, the mode, and the actions in order."""
+
+    key: Key | None
+    mode: Mode
+    actions: tuple[TranscriptAction, ...]
+
+
+def parse_transcript(text: str) -> Transcript:
+    """Read a whole transcript; the first malformed line raises `TranscriptError`."""
+    key: Key | None = None
+    mode: Mode | None = None
+    actions: list[TranscriptAction] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0].strip()
+        if not content:
+            continue
+        verb, _, rest = content.partition(" ")
+        verb = verb.lower()
+        try:
+            if verb in ("key", "mode") and actions:
+                raise ValueError(f"{verb} must come before the first action")
+            if verb == "key":
+                if key is not None:
+                    raise ValueError("the key is given twice")
+                key = Key.parse(rest)
+            elif verb == "mode":
+                if mode is not None:
+                    raise ValueError("the mode is given twice")
+                mode = _parse_mode(rest)
+            else:
+                actions.append(TranscriptAction(number, parse_action(content)))
+        except ValueError as error:
+            raise TranscriptError(number, str(error)) from error
+    return Transcript(key=key, mode=mode or Mode.STANDARD, actions=tuple(actions))
+
+
+def _parse_mode(text: str) -> Mode:
+    try:
+        return Mode(text.strip().lower())
+    except ValueError:
+        choices = " or ".join(m.value for m in Mode)
+        raise ValueError(f"unknown mode {text.strip()!r}: expected {choices}") from None
