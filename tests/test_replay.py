@@ -1,0 +1,112 @@
+"""`codenames-table replay`: a transcript in, the final state as one JSON object out."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main
+
+from .rules_helpers import KEY_TEXT
+
+OUTPUT_KEYS = [
+    "mode",
+    "phase",
+    "turn",
+    "clue",
+    "guesses_made",
+    "guesses_left",
+    "remaining",
+    "covered",
+    "winner",
+    "reason",
+    "score",
+    "key",
+    "rejected",
+]
+
+
+def replay(tmp_path: Path, text: str, *options: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "replay", str(path), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_replay_prints_the_final_state_with_exactly_the_documented_keys(tmp_path: Path) -> None:
+    result = replay(tmp_path, f"key {KEY_TEXT}\nclue 2\ntouch A1\ntouch C4\n")
+    assert result.returncode == 0, result.stderr
+    output = json.loads(result.stdout)
+    assert list(output) == OUTPUT_KEYS
+    assert output["covered"] == {"A1": "red", "C4": "bystander"}
+    assert (output["phase"], output["turn"], output["clue"]) == ("clue", "blue", None)
+    assert output["remaining"] == {"red": 8, "blue": 8}
+    assert output["rejected"] == []
+
+
+def test_rejected_actions_are_listed_and_play_goes_on(tmp_path: Path) -> None:
+    text = f"key {KEY_TEXT}\ndone\nclue 1\ntouch A1\ntouch a1\ntouch E2\n"
+    output = json.loads(replay(tmp_path, text).stdout)
+    assert output["rejected"] == [
+        {"line": 2, "action": "done", "reason": "no-clue-yet"},
+        {"line": 5, "action": "touch A1", "reason": "already-covered"},
+    ]
+    assert output["covered"] == {"A1": "red", "E2": "blue"}
+
+
+def test_strict_exits_1_on_a_rejected_action_and_still_prints(tmp_path: Path) -> None:
+    result = replay(tmp_path, f"key {KEY_TEXT}\ndone\n", "--strict")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["rejected"][0]["reason"] == "no-clue-yet"
+    assert replay(tmp_path, f"key {KEY_TEXT}\nclue 1\n", "--strict").returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [("clue 1\nfly A1\n", 2), ("key XX\n", 1), ("clue 11\n", 1), ("\n\ntouch Z9\n", 3)],
+)
+def test_a_malformed_transcript_exits_2_naming_the_line_and_prints_nothing(
+    tmp_path: Path, text: str, line: int
+) -> None:
+    result = replay(tmp_path, text)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert f"game.txt:{line}:" in result.stderr
+
+
+def test_a_missing_file_exits_2(tmp_path: Path) -> None:
+    assert main(["replay", str(tmp_path / "nope.txt")]) == 2
+
+
+def test_standard_input_is_read_for_a_dash() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "replay", "-"],
+        input=f"key {KEY_TEXT}\nmode coop\nclue 1\ntouch C4\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    output = json.loads(result.stdout)
+    assert (output["mode"], output["phase"], output["turn"]) == ("coop", "enemy_cover", "blue")
+
+
+def test_without_a_key_the_seed_fixes_the_random_key(tmp_path: Path) -> None:
+    keys = {json.loads(replay(tmp_path, "clue 1\n", "--seed", "5").stdout)["key"] for _ in range(2)}
+    assert len(keys) == 1
+    other = json.loads(replay(tmp_path, "clue 1\n", "--seed", "6").stdout)["key"]
+    assert other not in keys
+
+
+def test_the_readme_worked_example_is_what_replay_prints(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    transcript = readme.split("<!-- transcript -->\n```\n", 1)[1].split("```", 1)[0]
+    printed = readme.split("<!-- output -->\n```json\n", 1)[1].split("```", 1)[0]
+    result = replay(tmp_path, transcript)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(printed)
