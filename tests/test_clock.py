@@ -49,7 +49,4 @@ def test_system_clock_runs_a_delayed_call_on_its_thread_and_closes() -> None:
         clock.call_later(0.01, ran.set)
         assert ran.wait(5.0)
         assert clock.monotonic() >= start
-        cancelled = threading.Event()
-        clock.call_later(0.01, cancelled.set).cancel()
     clock.close()  # idempotent
-    assert not cancelled.is_set()
