@@ -1,0 +1,129 @@
+"""Saved games in SQLite: durable settings, resume by replay, corrupt files, failing disks."""
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from board_rules.codenames import Game, Mode, parse_action
+from firmware.store import DATABASE_NAME, GameStore, StoreError, TimedAction
+
+from .rules_helpers import KEY
+
+
+def played(game: Game, lines: list[str], log: list[TimedAction]) -> None:
+    for n, line in enumerate(lines):
+        action = parse_action(line)
+        game.play(action)
+        log.append(TimedAction(action, 1000.0 + n))
+
+
+def test_the_database_is_private_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "state") as store:
+        assert store.available
+        mode = stat.S_IMODE(os.stat(tmp_path / "state" / DATABASE_NAME).st_mode)
+        assert mode == 0o600
+        assert stat.S_IMODE(os.stat(tmp_path / "state").st_mode) == 0o700
+    conn = sqlite3.connect(tmp_path / "state" / DATABASE_NAME)
+    assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_each_save_is_synchronous_full(tmp_path: Path) -> None:
+    with GameStore(tmp_path) as store:
+        conn = store._conn
+        assert conn is not None
+        assert conn.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+
+
+def test_a_saved_game_resumes_by_replaying_its_actions(tmp_path: Path) -> None:
+    game, log = Game(KEY, Mode.COOP), []
+    with GameStore(tmp_path, wall_clock=lambda: 5.0) as store:
+        game_id = store.start_game(game.key, game.mode)
+        for line in ["clue 2", "touch A1", "undo", "touch C4", "cover E2"]:
+            played(game, [line], log)
+            store.save(game_id, game, log)
+    with GameStore(tmp_path) as store:
+        saved = store.latest_game()
+        assert saved is not None
+        assert (saved.game_id, saved.key, saved.mode) == (game_id, KEY, Mode.COOP)
+        assert saved.actions == tuple(log)
+        assert saved.replay().state == game.state
+
+
+def test_every_game_is_kept_with_its_result(tmp_path: Path) -> None:
+    with GameStore(tmp_path) as store:
+        first, log = Game(KEY), []
+        first_id = store.start_game(first.key, first.mode)
+        played(first, ["clue 1", "touch E5"], log)
+        store.save(first_id, first, log)
+        second_id = store.start_game(KEY, Mode.STANDARD)
+        assert store.game_ids() == [first_id, second_id]
+        conn = store._conn
+        assert conn is not None
+        row = conn.execute("SELECT phase, winner, reason FROM games WHERE id = ?", (first_id,))
+        assert row.fetchone() == ("over", "blue", "assassin")
+        latest = store.latest_game()
+        assert latest is not None and latest.game_id == second_id and latest.actions == ()
+
+
+def test_settings_survive_a_restart(tmp_path: Path) -> None:
+    with GameStore(tmp_path) as store:
+        store.save_setting("language", "pt")
+        store.save_setting("timer_s", 90)
+        store.save_setting("timer_s", 120)
+    with GameStore(tmp_path) as store:
+        assert store.load_settings() == {"language": "pt", "timer_s": 120}
+
+
+def test_a_corrupt_database_is_moved_aside_and_a_fresh_one_started(tmp_path: Path) -> None:
+    (tmp_path / DATABASE_NAME).write_bytes(b"this is not a database" * 100)
+    with GameStore(tmp_path, wall_clock=lambda: 0.0) as store:
+        assert store.available
+        assert store.moved_aside == tmp_path / f"{DATABASE_NAME}.broken-19700101T000000"
+        assert store.moved_aside.read_bytes().startswith(b"this is not")
+        assert store.latest_game() is None
+        store.start_game(KEY, Mode.STANDARD)
+
+
+def test_an_unopenable_database_is_moved_aside(tmp_path: Path) -> None:
+    (tmp_path / DATABASE_NAME).mkdir()
+    with GameStore(tmp_path) as store:
+        assert store.available
+        assert store.moved_aside is not None and store.moved_aside.is_dir()
+
+
+def test_an_unusable_state_directory_leaves_the_store_unavailable(tmp_path: Path) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the directory should be")
+    with GameStore(blocker) as store:
+        assert not store.available
+        assert store.latest_game() is None
+        assert store.load_settings() == {}
+        with pytest.raises(StoreError):
+            store.start_game(KEY, Mode.STANDARD)
+
+
+def test_a_full_disk_raises_and_the_missed_actions_are_written_once_it_recovers(
+    tmp_path: Path,
+) -> None:
+    game, log = Game(KEY), []
+    with GameStore(tmp_path) as store:
+        game_id = store.start_game(game.key, game.mode)
+        conn = store._conn
+        assert conn is not None
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        # SQLite's own "database or disk is full", as a full SD card gives it.
+        conn.execute(f"PRAGMA max_page_count={pages}")
+        # Enough actions to need new pages: a touch taken back and made again, many times.
+        played(game, ["clue unlimited"] + ["touch A1", "undo"] * 300, log)
+        with pytest.raises(StoreError, match="full"):
+            for n in range(1, len(log) + 1):
+                store.save(game_id, game, log[:n])
+        assert n < len(log)
+        conn.execute("PRAGMA max_page_count=1073741823")
+        store.save(game_id, game, log)
+    with GameStore(tmp_path) as store:
+        saved = store.latest_game()
+        assert saved is not None and saved.actions == tuple(log)
