@@ -1,0 +1,300 @@
+"""A virtual SSD1306 OLED controller (128 × 64) that interprets the I2C byte stream it receives.
+
+It sits on a `firmware.virtual.i2c.VirtualI2C` bus under the real `adafruit_ssd1306` driver and
+keeps what the chip keeps: the 1 KB display RAM (page p, column c, bit b is the pixel x=c,
+y=8p+b), the address pointers of the three addressing modes, and the settings that change what
+the glass shows (on/off, contrast, inversion, orientation). Tests read `memory`, `pixel()` or
+`to_image()`; the desktop simulation shows `visible_image()`.
+
+Deviations from the chip, on purpose: segment remap is applied when the glass is drawn rather
+than when data is written (the chip maps columns at write time, so the two differ only for data
+written before a remap change); scrolling, the display start line and offset are recorded but
+not drawn; a read returns the status byte.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from enum import Enum
+
+from PIL import Image, ImageChops
+
+WIDTH = 128
+HEIGHT = 64
+PAGES = HEIGHT // 8
+
+_POWER_ON_PATTERN = bytes((index * 37 + 11) & 0xFF for index in range(WIDTH * PAGES))
+"""RAM content at power-on is undefined; garbage (not blank) catches a driver that skips redraws."""
+
+
+class ProtocolError(ValueError):
+    """A byte stream that an SSD1306 would not accept: a bad control byte or unknown command."""
+
+
+class AddressingMode(Enum):
+    """How the RAM pointer moves after each data byte (command 0x20)."""
+
+    HORIZONTAL = 0
+    """Along the columns of the window, then to the next page of the window."""
+    VERTICAL = 1
+    """Down the pages of the window, then to the next column of the window."""
+    PAGE = 2
+    """Along one page only, wrapping back to the start column (the power-on mode)."""
+
+
+_ARGUMENT_COUNTS: dict[int, int] = {
+    0x20: 1,  # memory addressing mode
+    0x21: 2,  # column window
+    0x22: 2,  # page window
+    0x26: 6,  # right horizontal scroll set-up
+    0x27: 6,  # left horizontal scroll set-up
+    0x29: 5,  # vertical and right horizontal scroll set-up
+    0x2A: 5,  # vertical and left horizontal scroll set-up
+    0x81: 1,  # contrast
+    0x8D: 1,  # charge pump
+    0xA3: 2,  # vertical scroll area
+    0xA8: 1,  # multiplex ratio
+    0xAD: 1,  # internal IREF selection (SSD1306B; Adafruit's init sends it)
+    0xD3: 1,  # display offset
+    0xD5: 1,  # display clock divide ratio
+    0xD9: 1,  # pre-charge period
+    0xDA: 1,  # COM pins configuration
+    0xDB: 1,  # VCOMH deselect level
+}
+"""Commands that take argument bytes, and how many."""
+
+
+class VirtualSSD1306:
+    """The chip's state and command interpreter; an `I2CTarget` for `VirtualI2C.attach`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # the simulation may look while a driver writes
+        self.memory = bytearray(WIDTH * PAGES)
+        """The display RAM, page after page: byte p × 128 + c holds pixels (c, 8p … 8p+7)."""
+        self.on_change: Callable[[], None] | None = None
+        """Called after each write transaction, so a simulation can redraw (never under a lock)."""
+        self._reset()
+
+    # Power
+
+    def power_cycle(self) -> None:
+        """Lose power and come back in the power-on state, with undefined RAM."""
+        with self._lock:
+            self._reset()
+
+    def _reset(self) -> None:
+        self.memory[:] = _POWER_ON_PATTERN
+        self.display_on = False
+        self.contrast = 0x7F
+        self.inverted = False
+        self.entire_on = False
+        self.charge_pump = False
+        self.addressing_mode = AddressingMode.PAGE
+        self.segment_remap = False
+        self.com_reversed = False
+        self.start_line = 0
+        self.display_offset = 0
+        self.multiplex_ratio = HEIGHT
+        self.scrolling = False
+        self.column_window = (0, WIDTH - 1)
+        self.page_window = (0, PAGES - 1)
+        self.column = 0
+        self.page = 0
+        self._page_mode_start_column = 0
+        self._command: list[int] = []
+        self._awaiting = 0
+        self.commands_received = 0
+        """Command bytes (arguments included) taken in since power-on."""
+        self.data_received = 0
+        """Data bytes written to RAM since power-on."""
+
+    # The bus side
+
+    def write(self, data: bytes) -> None:
+        """Take in one I2C write transaction: control bytes, then commands or data.
+
+        A control byte has Co (bit 7) and D/C# (bit 6): with Co set, one command or data byte
+        follows and then another control byte; with Co clear, the rest of the transaction is
+        commands (D/C# clear) or data (D/C# set). A command's arguments may arrive in later
+        transactions, as Adafruit's driver sends them (one `0x80 byte` write each).
+        """
+        with self._lock:
+            index = 0
+            while index < len(data):
+                control = data[index]
+                index += 1
+                if control & 0x3F:
+                    raise ProtocolError(f"0x{control:02x} is not a control byte")
+                feed = self._data if control & 0x40 else self._command_byte
+                if control & 0x80:
+                    if index < len(data):
+                        feed(data[index])
+                        index += 1
+                else:
+                    for byte in data[index:]:
+                        feed(byte)
+                    break
+        if self.on_change is not None:
+            self.on_change()
+
+    def read(self, count: int) -> bytes:
+        """The status byte, repeated: bit 6 is set while the display is off."""
+        with self._lock:
+            status = 0x00 if self.display_on else 0x40
+        return bytes([status]) * count
+
+    # Reading the RAM and the glass
+
+    def pixel(self, x: int, y: int) -> bool:
+        """Whether the RAM bit of pixel (x, y) is set (the image as the driver wrote it)."""
+        if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+            raise IndexError(f"({x}, {y}) is outside {WIDTH} × {HEIGHT}")
+        return bool(self.memory[(y // 8) * WIDTH + x] >> (y % 8) & 1)
+
+    def page_bytes(self, page: int) -> bytes:
+        """The 128 bytes of one page of RAM."""
+        return bytes(self.memory[page * WIDTH : (page + 1) * WIDTH])
+
+    def to_image(self) -> Image.Image:
+        """The RAM as a 1-bit 128 × 64 image, pixel for pixel as the driver addressed it."""
+        with self._lock:
+            memory = bytes(self.memory)
+        return _image_from_ram(memory)
+
+    def visible_image(self) -> Image.Image:
+        """What the glass shows, upright for a module mounted the way Adafruit's init expects.
+
+        That init sets segment remap (0xA1) and reversed COM scan (0xC8); the opposite settings
+        show the picture turned by 180°.
+        """
+        with self._lock:
+            memory = bytes(self.memory)
+            lit = self.display_on and self.charge_pump
+            entire_on, inverted = self.entire_on, self.inverted
+            mirrored, flipped = not self.segment_remap, not self.com_reversed
+        if not lit:
+            return Image.new("1", (WIDTH, HEIGHT), 0)
+        if entire_on:
+            return Image.new("1", (WIDTH, HEIGHT), 1)
+        image = _image_from_ram(memory)
+        if inverted:
+            # ImageChops.invert does not invert mode "1" images; xor with white does.
+            image = ImageChops.logical_xor(image, Image.new("1", (WIDTH, HEIGHT), 1))
+        if mirrored:
+            image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+        if flipped:
+            image = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+        return image
+
+    # Inside
+
+    def _data(self, byte: int) -> None:
+        self.memory[self.page * WIDTH + self.column] = byte
+        self.data_received += 1
+        first_column, last_column = self.column_window
+        first_page, last_page = self.page_window
+        if self.addressing_mode is AddressingMode.PAGE:
+            self.column = (
+                self._page_mode_start_column if self.column >= WIDTH - 1 else self.column + 1
+            )
+        elif self.addressing_mode is AddressingMode.HORIZONTAL:
+            if self.column < last_column:
+                self.column += 1
+            else:
+                self.column = first_column
+                self.page = self.page + 1 if self.page < last_page else first_page
+        elif self.page < last_page:
+            self.page += 1
+        else:
+            self.page = first_page
+            self.column = self.column + 1 if self.column < last_column else first_column
+
+    def _command_byte(self, byte: int) -> None:
+        self.commands_received += 1
+        if self._awaiting:
+            self._command.append(byte)
+            self._awaiting -= 1
+            if not self._awaiting:
+                self._run(self._command[0], self._command[1:])
+            return
+        count = _ARGUMENT_COUNTS.get(byte, 0)
+        if count:
+            self._command = [byte]
+            self._awaiting = count
+        else:
+            self._run(byte, [])
+
+    def _run(self, command: int, arguments: list[int]) -> None:
+        page_mode = self.addressing_mode is AddressingMode.PAGE
+        if command <= 0x1F:
+            # Two nibble commands build the page mode start column: 0x0L the low, 0x1H the high.
+            if page_mode:
+                start = self._page_mode_start_column
+                low = command <= 0x0F
+                start = (start & 0x70) | command if low else (command & 0x07) << 4 | (start & 0x0F)
+                self.column = self._page_mode_start_column = start
+        elif command == 0x20:
+            mode = arguments[0] & 0x03
+            if mode == 0x03:
+                raise ProtocolError("0x20 0x03 is not an addressing mode")
+            self.addressing_mode = AddressingMode(mode)
+        elif command == 0x21:
+            self.column_window = self._window(command, arguments, 0x7F)
+            self.column = self.column_window[0]
+        elif command == 0x22:
+            self.page_window = self._window(command, arguments, 0x07)
+            self.page = self.page_window[0]
+        elif command in (0x26, 0x27, 0x29, 0x2A, 0xA3):
+            pass  # scroll set-up: not drawn
+        elif command in (0x2E, 0x2F):
+            self.scrolling = command == 0x2F
+        elif 0x40 <= command <= 0x7F:
+            self.start_line = command & 0x3F
+        elif command == 0x81:
+            self.contrast = arguments[0]
+        elif command == 0x8D:
+            self.charge_pump = bool(arguments[0] & 0x04)
+        elif command in (0xA0, 0xA1):
+            self.segment_remap = command == 0xA1
+        elif command in (0xA4, 0xA5):
+            self.entire_on = command == 0xA5
+        elif command in (0xA6, 0xA7):
+            self.inverted = command == 0xA7
+        elif command == 0xA8:
+            self.multiplex_ratio = (arguments[0] & 0x3F) + 1
+        elif command in (0xAE, 0xAF):
+            self.display_on = command == 0xAF
+        elif 0xB0 <= command <= 0xB7:
+            if page_mode:
+                self.page = command & 0x07
+        elif command in (0xC0, 0xC8):
+            self.com_reversed = command == 0xC8
+        elif command == 0xD3:
+            self.display_offset = arguments[0] & 0x3F
+        elif command in (0xAD, 0xD5, 0xD9, 0xDA, 0xDB, 0xE3):
+            pass  # timing, drive and no-op: nothing a picture shows
+        else:
+            raise ProtocolError(f"0x{command:02x} is not an SSD1306 command")
+
+    @staticmethod
+    def _window(command: int, arguments: list[int], mask: int) -> tuple[int, int]:
+        first, last = arguments[0] & mask, arguments[1] & mask
+        if first > last:
+            raise ProtocolError(f"0x{command:02x} window {first}–{last} runs backwards")
+        return first, last
+
+
+def _image_from_ram(memory: bytes) -> Image.Image:
+    # Deliberately plain bit by bit: the driver packs with Pillow tricks, and the test oracle
+    # should not share them.
+    pixels = bytearray(WIDTH * HEIGHT)
+    for page in range(PAGES):
+        for column in range(WIDTH):
+            byte = memory[page * WIDTH + column]
+            for bit in range(8):
+                if byte >> bit & 1:
+                    pixels[(page * 8 + bit) * WIDTH + column] = 255
+    return Image.frombytes("L", (WIDTH, HEIGHT), bytes(pixels)).convert(
+        "1", dither=Image.Dither.NONE
+    )
