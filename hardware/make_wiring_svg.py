@@ -1,0 +1,463 @@
+"""Draw hardware/wiring.svg from the pin map, so the diagram cannot drift from the wiring.
+
+Run from the repository root after changing hardware/pinout.toml:
+
+    .venv/bin/python hardware/make_wiring_svg.py          # rewrite hardware/wiring.svg
+    .venv/bin/python hardware/make_wiring_svg.py --check  # exit 1 if it is stale
+
+Parts are joined by net labels ("GPIO 16 · pin 36") rather than by drawn wires: with 18 signals
+a wire drawing turns into spaghetti, and a label is what the builder checks against the header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+
+from firmware.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
+
+Point = tuple[float, float]
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUTPUT = HERE / "wiring.svg"
+
+WIDTH, HEIGHT = 1500, 1070
+CONSOLE_BUTTONS = ("DONE", "PENALTY", "UNDO", "NEW", "TIMER")
+"""Console buttons in matrix column 6, rows 1–5."""
+
+# One colour per group of signals, used for the header dot, its label and the part's pins.
+COLOURS = {
+    "matrix.rows": "#d9480f",
+    "matrix.columns": "#1971c2",
+    "encoder": "#2b8a3e",
+    "buzzer": "#8d5524",
+    "oled": "#7048e8",
+    "led": "#c2255c",
+    "3V3": "#e8590c",
+    "5V": "#e03131",
+    "GND": "#212529",
+    "unused": "#adb5bd",
+}
+
+POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
+    pin: "GND" for pin in (6, 9, 14, 20, 25, 30, 34, 39)
+}
+"""Header positions that carry power; the rest are GPIOs (see HEADER_PINS)."""
+
+POWER_NOTES = {
+    1: "OLED VCC",
+    2: "unused (LEDs: own supply)",
+    4: "unused (LEDs: own supply)",
+    6: "OLED GND",
+    17: "encoder +",
+    20: "LED supply GND",
+    34: "buzzer GND",
+    39: "encoder GND",
+}
+
+STYLE = """
+text { font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; font-size: 12px; fill: #212529; }
+.title { font-size: 20px; font-weight: bold; }
+.heading { font-size: 14px; font-weight: bold; }
+.small { font-size: 11px; }
+.pinno { font-size: 9px; fill: #ffffff; text-anchor: middle; }
+.cell { font-size: 11px; font-weight: bold; }
+.box { fill: #f8f9fa; stroke: #495057; stroke-width: 1.2; }
+.wire { stroke-width: 2; fill: none; }
+.thin { stroke: #212529; stroke-width: 1.2; fill: none; }
+"""
+
+
+class Drawing:
+    """An SVG document under construction, with the few shapes this diagram needs."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.root = ET.Element(
+            "svg",
+            {
+                "xmlns": "http://www.w3.org/2000/svg",
+                "width": str(width),
+                "height": str(height),
+                "viewBox": f"0 0 {width} {height}",
+            },
+        )
+        ET.SubElement(self.root, "style").text = STYLE
+        ET.SubElement(self.root, "rect", width=str(width), height=str(height), fill="#ffffff")
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        css: str = "",
+        *,
+        anchor: str = "start",
+        colour: str | None = None,
+    ) -> None:
+        attributes = {"x": _number(x), "y": _number(y)}
+        if css:
+            attributes["class"] = css
+        if anchor != "start":
+            attributes["text-anchor"] = anchor
+        if colour is not None:
+            attributes["fill"] = colour
+        ET.SubElement(self.root, "text", attributes).text = content
+
+    def line(self, start: Point, end: Point, colour: str, width: float) -> None:
+        (x1, y1), (x2, y2) = start, end
+        ET.SubElement(
+            self.root,
+            "line",
+            {
+                "x1": _number(x1),
+                "y1": _number(y1),
+                "x2": _number(x2),
+                "y2": _number(y2),
+                "stroke": colour,
+                "stroke-width": _number(width),
+            },
+        )
+
+    def circle(self, x: float, y: float, r: float, fill: str, tooltip: str = "") -> None:
+        circle = ET.SubElement(
+            self.root, "circle", cx=_number(x), cy=_number(y), r=_number(r), fill=fill
+        )
+        if tooltip:
+            ET.SubElement(circle, "title").text = tooltip
+
+    def rect(self, x: float, y: float, width: float, height: float, css: str = "box") -> None:
+        ET.SubElement(
+            self.root,
+            "rect",
+            {
+                "x": _number(x),
+                "y": _number(y),
+                "width": _number(width),
+                "height": _number(height),
+                "rx": "6",
+                "class": css,
+            },
+        )
+
+    def polygon(self, points: Sequence[Point], fill: str) -> None:
+        ET.SubElement(
+            self.root,
+            "polygon",
+            points=" ".join(f"{_number(x)},{_number(y)}" for x, y in points),
+            fill=fill,
+        )
+
+    def polyline(self, points: Sequence[Point], colour: str) -> None:
+        ET.SubElement(
+            self.root,
+            "polyline",
+            {
+                "points": " ".join(f"{_number(x)},{_number(y)}" for x, y in points),
+                "stroke": colour,
+                "stroke-width": "1.5",
+                "fill": "none",
+                "stroke-dasharray": "4 3",
+            },
+        )
+
+    def serialise(self) -> str:
+        ET.indent(self.root)
+        return (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            + ET.tostring(self.root, encoding="unicode")
+            + "\n"
+        )
+
+
+def _number(value: float) -> str:
+    """Coordinates without a trailing `.0`, so the file stays small and diffs stay readable."""
+    return f"{value:g}"
+
+
+def _group(use: PinUse) -> str:
+    return use.key if use.key.startswith("matrix") else use.key.split(".")[0]
+
+
+def _net(gpio: int) -> str:
+    return f"GPIO {gpio} · pin {HEADER_PINS[gpio]}"
+
+
+def render_svg(pins: PinMap) -> str:
+    """The whole wiring diagram for `pins`, as SVG text."""
+    drawing = Drawing(WIDTH, HEIGHT)
+    drawing.text(20, 36, "Codenames game table — wiring", "title")
+    drawing.text(
+        20,
+        58,
+        "BCM GPIO numbers with their 40-pin header positions. Generated from "
+        "hardware/pinout.toml by hardware/make_wiring_svg.py; do not edit by hand.",
+        "small",
+    )
+    by_gpio = {use.gpio: use for use in pins.uses()}
+    _draw_header(drawing, by_gpio)
+    _draw_matrix(drawing, pins)
+    _draw_encoder(drawing, pins, x=20, y=720)
+    _draw_oled(drawing, pins, x=300, y=720)
+    _draw_buzzer(drawing, pins, x=560, y=720)
+    _draw_level_shifter(drawing, pins, x=860, y=720)
+    _draw_led_key(drawing, x=1180, y=720)
+    return drawing.serialise()
+
+
+def _draw_header(drawing: Drawing, by_gpio: dict[int, PinUse]) -> None:
+    x, y = 20, 80
+    drawing.rect(x, y, 500, 530)
+    drawing.text(
+        x + 250, y + 24, "Raspberry Pi 40-pin header (pin 1 top left)", "heading", anchor="middle"
+    )
+    gpio_at = {header: gpio for gpio, header in HEADER_PINS.items()}
+    left_x, right_x = x + 236, x + 264
+    for row in range(20):
+        row_y = y + 50 + row * 23.5
+        drawing.rect(left_x - 11, row_y - 11, right_x - left_x + 22, 22, "thin")
+        for header in (2 * row + 1, 2 * row + 2):
+            odd = header % 2 == 1
+            pin_x = left_x if odd else right_x
+            label_x = pin_x - 16 if odd else pin_x + 16
+            anchor = "end" if odd else "start"
+            if header in POWER_PINS:
+                rail = POWER_PINS[header]
+                note = POWER_NOTES.get(header, "")
+                label = f"{rail} · {note}" if note else rail
+                colour = COLOURS[rail]
+            else:
+                gpio = gpio_at[header]
+                use = by_gpio.get(gpio)
+                if use is not None:
+                    label, colour = f"{use.label} · GPIO {gpio}", COLOURS[_group(use)]
+                elif gpio in RESERVED_PINS:
+                    bus = RESERVED_PINS[gpio].split(",")[0]
+                    label, colour = f"GPIO {gpio} · {bus}, keep free", COLOURS["unused"]
+                else:
+                    label, colour = f"GPIO {gpio}", COLOURS["unused"]
+            drawing.circle(pin_x, row_y, 9, colour, tooltip=f"pin {header}: {label}")
+            drawing.text(pin_x, row_y + 3, str(header), "pinno")
+            drawing.text(label_x, row_y + 4, label, "small", anchor=anchor, colour=colour)
+
+
+def _draw_matrix(drawing: Drawing, pins: PinMap) -> None:
+    x, y = 540, 80
+    drawing.rect(x, y, WIDTH - x - 20, 620)
+    drawing.text(x + 16, y + 24, "Switch matrix, 5 × 6, one 1N4148 per switch", "heading")
+    row_colour, column_colour = COLOURS["matrix.rows"], COLOURS["matrix.columns"]
+    first_column_x, column_step = x + 250, 118
+    first_row_y, row_step = y + 170, 88
+    last_row_y = first_row_y + 4 * row_step
+    right_end = first_column_x + 5 * column_step + 90
+
+    for column, gpio in enumerate(pins.matrix_columns):
+        column_x = first_column_x + column * column_step
+        name = "ABCDE"[column] if column < 5 else "console"
+        drawing.text(
+            column_x,
+            y + 62,
+            f"Column {column + 1} ({name})",
+            "small",
+            anchor="middle",
+            colour=column_colour,
+        )
+        drawing.text(column_x, y + 78, _net(gpio), "small", anchor="middle", colour=column_colour)
+        drawing.text(
+            column_x, y + 94, "input, pull-up", "small", anchor="middle", colour=column_colour
+        )
+        drawing.line((column_x, y + 100), (column_x, last_row_y + 12), column_colour, 2)
+
+    for row, gpio in enumerate(pins.matrix_rows):
+        row_y = first_row_y + row * row_step
+        drawing.line((x + 200, row_y), (right_end, row_y), row_colour, 2)
+        drawing.text(x + 16, row_y - 4, f"Row {row + 1} (output)", "small", colour=row_colour)
+        drawing.text(x + 16, row_y + 12, _net(gpio), "small", colour=row_colour)
+        for column in range(6):
+            column_x = first_column_x + column * column_step
+            name = f"{'ABCDE'[column]}{row + 1}" if column < 5 else CONSOLE_BUTTONS[row]
+            _draw_switch_and_diode(drawing, column_x, row_y, name)
+
+    notes = (
+        "Columns 1–5 are the card columns A–E; column 6 holds the console buttons.",
+        "The scanner drives one row low at a time; the other rows stay high.",
+        "Diode cathode (bar) toward the row: a pressed switch pulls its column low only while its",
+        "row is low, and current cannot sneak back through other switches (no ghosting).",
+    )
+    for line, note in enumerate(notes):
+        drawing.text(x + 16, last_row_y + 36 + line * 16, note, "small")
+
+
+def _draw_switch_and_diode(drawing: Drawing, column_x: float, row_y: float, name: str) -> None:
+    """Column → switch → diode (anode on the switch side, cathode bar at the row)."""
+    ink = "#212529"
+    branch_x = column_x + 26
+    top = row_y - 64
+    drawing.circle(column_x, top, 3, COLOURS["matrix.columns"])
+    drawing.line((column_x, top), (branch_x, top), ink, 1.2)
+    # Switch, drawn open: two contacts and a lifted blade.
+    drawing.line((branch_x, top), (branch_x, top + 6), ink, 1.2)
+    drawing.circle(branch_x, top + 8, 2.5, ink)
+    drawing.circle(branch_x, top + 24, 2.5, ink)
+    drawing.line((branch_x, top + 24), (branch_x + 9, top + 9), ink, 1.5)
+    drawing.line((branch_x, top + 26), (branch_x, top + 34), ink, 1.2)
+    # Diode pointing down toward the row.
+    drawing.polygon([(branch_x - 6, top + 34), (branch_x + 6, top + 34), (branch_x, top + 46)], ink)
+    drawing.line((branch_x - 6, top + 46), (branch_x + 6, top + 46), ink, 2)
+    drawing.line((branch_x, top + 46), (branch_x, row_y), ink, 1.2)
+    drawing.circle(branch_x, row_y, 3, COLOURS["matrix.rows"])
+    drawing.text(branch_x + 12, top + 22, name, "cell")
+
+
+def _draw_part(
+    drawing: Drawing,
+    corner: Point,
+    width: float,
+    title: str,
+    lines: Sequence[tuple[str, str]],
+) -> None:
+    """A part as a box of `pin → net` lines, each in the colour of its signal group."""
+    x, y = corner
+    drawing.rect(x, y, width, 36 + 18 * len(lines))
+    drawing.text(x + 12, y + 22, title, "heading")
+    for index, (text, group) in enumerate(lines):
+        drawing.text(x + 12, y + 44 + index * 18, text, "small", colour=COLOURS[group])
+
+
+def _draw_encoder(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
+    _draw_part(
+        drawing,
+        (x, y),
+        260,
+        "Rotary encoder (KY-040)",
+        [
+            (f"CLK (A) → {_net(pins.encoder_a)}", "encoder"),
+            (f"DT (B) → {_net(pins.encoder_b)}", "encoder"),
+            (f"SW (push) → {_net(pins.encoder_push)}", "encoder"),
+            ("+ → 3V3 · pin 17 (never 5 V)", "3V3"),
+            ("GND → GND · pin 39", "GND"),
+            ("SW has no pull-up on the module:", "GND"),
+            ("the Pi's internal one is used.", "GND"),
+        ],
+    )
+
+
+def _draw_oled(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
+    if pins.i2c_bus == 1:
+        bus = [
+            (f"SDA → {_net(2)}", "oled"),
+            (f"SCL → {_net(3)}", "oled"),
+        ]
+    else:
+        bus = [(f"SDA, SCL → I2C bus {pins.i2c_bus}", "oled")]
+    _draw_part(
+        drawing,
+        (x, y),
+        240,
+        "OLED SSD1306 128 × 64",
+        [
+            *bus,
+            ("VCC → 3V3 · pin 1", "3V3"),
+            ("GND → GND · pin 6", "GND"),
+            (f"I2C bus {pins.i2c_bus}, address {pins.oled_address:#04x}", "oled"),
+            ("400 kHz (see README)", "oled"),
+        ],
+    )
+
+
+def _draw_buzzer(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
+    if pins.buzzer is None:
+        _draw_part(drawing, (x, y), 280, "Buzzer", [("not fitted in this pin map", "unused")])
+        return
+    _draw_part(
+        drawing,
+        (x, y),
+        280,
+        "Passive buzzer (optional)",
+        [
+            (f"{_net(pins.buzzer)} → 1 kΩ → NPN base", "buzzer"),
+            ("NPN (2N3904, BC547): emitter → GND", "GND"),
+            ("collector → buzzer − ; buzzer + → 5 V", "5V"),
+            ("1N4148 across the buzzer,", "buzzer"),
+            ("cathode to 5 V (magnetic buzzers)", "buzzer"),
+        ],
+    )
+
+
+def _draw_level_shifter(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
+    _draw_part(
+        drawing,
+        (x, y),
+        300,
+        "Level shifter 74AHCT125 at 5 V",
+        [
+            (f"1A (2) ← {_net(pins.led_data)}", "led"),
+            (f"(LED data; {pins.led_backend.value} backend)", "led"),
+            ("1Y (3) → 330 Ω → DIN of pixel 0", "led"),
+            ("1OE (1) → GND: always enabled", "GND"),
+            ("VCC (14) → 5 V LED supply", "5V"),
+            ("GND (7) → common GND · pin 20", "GND"),
+            ("unused 2A, 3A, 4A → GND", "GND"),
+            ("unused 2OE, 3OE, 4OE → 5 V (off)", "5V"),
+            ("1000 µF across 5 V / GND at pixel 0", "5V"),
+        ],
+    )
+
+
+def _draw_led_key(drawing: Drawing, x: float, y: float) -> None:
+    """The 29-pixel chain: serpentine over the cells, then the edge lights."""
+    drawing.rect(x, y, WIDTH - x - 20, 330)
+    drawing.text(x + 12, y + 22, "LED key: 29 × WS2812B", "heading")
+    cell, grid_x, grid_y = 34, x + 65, y + 84
+    centres: list[Point] = []
+    for row in range(5):
+        columns = range(5) if row % 2 == 0 else range(4, -1, -1)
+        for column in columns:
+            centres.append((grid_x + column * cell + cell / 2, grid_y + row * cell + cell / 2))
+    drawing.polyline(centres, COLOURS["led"])
+    for index, (cx, cy) in enumerate(centres):
+        drawing.rect(cx - 13, cy - 13, 26, 26, "box")
+        drawing.text(cx, cy + 4, str(index), "small", anchor="middle", colour=COLOURS["led"])
+    for column in range(5):
+        drawing.text(
+            grid_x + column * cell + cell / 2, grid_y - 6, "ABCDE"[column], "cell", anchor="middle"
+        )
+    for row in range(5):
+        drawing.text(
+            grid_x - 8, grid_y + row * cell + cell / 2 + 4, str(row + 1), "cell", anchor="end"
+        )
+    middle_x, middle_y, span = grid_x + 2.5 * cell, grid_y + 2.5 * cell, 2.5 * cell + 32
+    edges = (
+        (middle_x, middle_y - span),
+        (middle_x + span, middle_y),
+        (middle_x, middle_y + span),
+        (middle_x - span, middle_y),
+    )
+    for index, (ex, ey) in enumerate(edges, start=25):
+        drawing.circle(ex, ey, 10, COLOURS["led"])
+        drawing.text(ex, ey + 3, str(index), "pinno")
+    drawing.text(x + 12, y + 318, "Pixel 0 at A1; 25–28: top, right, bottom, left", "small")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Draw the wiring diagram from the pin map.")
+    parser.add_argument("--pinout", type=Path, help="pin map to draw (default: the shipped one)")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="SVG file to write")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
+    args = parser.parse_args(argv)
+    svg = render_svg(load_pin_map(args.pinout))
+    output: Path = args.output
+    if args.check:
+        current = output.read_text("utf-8") if output.exists() else ""
+        if current != svg:
+            print(f"{output} is stale: run {Path(__file__).name}", file=sys.stderr)
+            return 1
+        return 0
+    output.write_text(svg, "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
