@@ -1,0 +1,201 @@
+"""The switch matrix as a circuit over gpiozero's `MockFactory` pins: the scanner's virtual twin.
+
+Each switch has a diode, cathode toward its row: a column is pulled low exactly when a closed
+switch joins it to a row that is an output driven low; a row driven high, or one that is not an
+output, pulls nothing. Otherwise a column sits at its pull resistor's level. The model re-settles
+the columns whenever a switch moves, a row pin changes level or function, or a column's pull
+changes, and moves a column with `MockPin.drive_low`/`drive_high`, so the scanner hears it
+through the same gpiozero edge callbacks as on the Pi.
+
+The pins also count reads of their level (`CountingPin.reads`): that is how the tests see that an
+idle scanner reads no pins at all.
+
+Every pin here can do PWM, like every GPIO under lgpio: `MockFactory` refuses to mix PWM and
+plain mock pins, so a factory whose pins are all `CountingPin`s can also host the buzzer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from board_rules.codenames.grid import Coord
+from firmware.events import ConsoleButton
+from firmware.matrix import (
+    COLUMN_COUNT,
+    MATRIX_COLUMNS,
+    MATRIX_ROWS,
+    ROW_COUNT,
+    Switch,
+    switch_position,
+)
+
+
+class CountingPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type hints
+    """A mock pin that counts how often its level is read; use it as `MockFactory(pin_class=)`."""
+
+    def __init__(self, factory: MockFactory, info: Any) -> None:
+        self.reads = 0
+        super().__init__(factory, info)
+
+    def _get_state(self) -> Any:
+        self.reads += 1
+        return super()._get_state()
+
+
+class _MatrixPin(CountingPin):
+    """A matrix wire: tells the circuit whenever it may have changed what the columns see."""
+
+    def __init__(self, factory: MockFactory, info: Any, circuit: SwitchMatrixCircuit) -> None:
+        self._circuit: SwitchMatrixCircuit | None = None
+        super().__init__(factory, info)
+        self._circuit = circuit
+
+    def _changed(self) -> None:
+        if self._circuit is not None:
+            self._circuit.settle()
+
+    def _set_function(self, value: str) -> None:
+        super()._set_function(value)
+        self._changed()
+
+
+class _RowPin(_MatrixPin):
+    def _change_state(self, value: bool) -> bool:
+        changed: bool = super()._change_state(value)
+        if changed:
+            self._changed()
+        return changed
+
+    @property
+    def driven_low(self) -> bool:
+        """Sinking current: an output at low level. Reading it here is not a GPIO read."""
+        return bool(self._function == "output" and not self._state)
+
+
+class _ColumnPin(_MatrixPin):
+    def _set_pull(self, value: str) -> None:
+        super()._set_pull(value)
+        self._changed()
+
+    def settle(self, pulled_low: bool) -> None:
+        """Take the level the switches and the pull resistor give this column."""
+        if self._function != "input":
+            return  # an output column drives itself; nothing to model
+        if pulled_low or self._pull == "down":
+            self.drive_low()
+        elif self._pull == "up":
+            self.drive_high()
+        # A floating column with nothing pulling it keeps its last level, like a real one.
+
+
+class SwitchMatrixCircuit:
+    """The 5 × 6 diode matrix on a `MockFactory`, with switches to press by hand.
+
+    Build it before the scanner, so that the factory hands the scanner this circuit's pins.
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> circuit = SwitchMatrixCircuit(MockFactory())
+    >>> circuit.press_pad(Coord.parse("C3"))
+    >>> circuit.pressed
+    frozenset({(2, 2)})
+    """
+
+    def __init__(
+        self,
+        factory: MockFactory,
+        *,
+        rows: Sequence[int] = MATRIX_ROWS,
+        columns: Sequence[int] = MATRIX_COLUMNS,
+    ) -> None:
+        if len(rows) != ROW_COUNT or len(columns) != COLUMN_COUNT:
+            raise ValueError(
+                f"the switch matrix has {ROW_COUNT} rows and {COLUMN_COUNT} columns, "
+                f"got {len(rows)} row pins and {len(columns)} column pins"
+            )
+        # Re-entrant: a column edge may reach code that writes a row, on the same thread.
+        self._lock = threading.RLock()
+        self._pressed: set[tuple[int, int]] = set()
+        self._rows: list[_RowPin] = []
+        self._columns: list[_ColumnPin] = []
+        for pin in rows:
+            self._rows.append(self._pin(factory, pin, _RowPin))
+        for pin in columns:
+            self._columns.append(self._pin(factory, pin, _ColumnPin))
+        self.settle()
+
+    def _pin(self, factory: MockFactory, number: int, pin_class: type[_MatrixPin]) -> Any:
+        pin = factory.pin(number, pin_class=pin_class, circuit=self)
+        if not isinstance(pin, pin_class) or pin._circuit is not self:
+            raise ValueError(
+                f"GPIO{number} already exists on this factory: build the circuit before the "
+                "devices that use its pins"
+            )
+        return pin
+
+    @property
+    def pressed(self) -> frozenset[tuple[int, int]]:
+        """The closed switches, as matrix `(row, column)` from 0."""
+        with self._lock:
+            return frozenset(self._pressed)
+
+    @property
+    def reads(self) -> int:
+        """Reads of any row or column level since the circuit was built."""
+        return sum(pin.reads for pin in (*self._rows, *self._columns))
+
+    def press(self, row: int, column: int) -> None:
+        """Close the switch at matrix `row`, `column` (from 0)."""
+        self._move(row, column, closed=True)
+
+    def release(self, row: int, column: int) -> None:
+        """Open the switch at matrix `row`, `column` (from 0)."""
+        self._move(row, column, closed=False)
+
+    def press_pad(self, coord: Coord) -> None:
+        """Press the card pad at `coord`."""
+        self.press(*switch_position(coord))
+
+    def release_pad(self, coord: Coord) -> None:
+        """Let go of the card pad at `coord`."""
+        self.release(*switch_position(coord))
+
+    def press_button(self, button: ConsoleButton) -> None:
+        """Press a console button."""
+        self.press(*switch_position(button))
+
+    def release_button(self, button: ConsoleButton) -> None:
+        """Let go of a console button."""
+        self.release(*switch_position(button))
+
+    def press_switch(self, switch: Switch) -> None:
+        """Press a pad or a button."""
+        self.press(*switch_position(switch))
+
+    def release_switch(self, switch: Switch) -> None:
+        """Let go of a pad or a button."""
+        self.release(*switch_position(switch))
+
+    def _move(self, row: int, column: int, *, closed: bool) -> None:
+        if not (0 <= row < ROW_COUNT and 0 <= column < COLUMN_COUNT):
+            raise ValueError(f"no switch at matrix row {row}, column {column}")
+        with self._lock:
+            if closed:
+                self._pressed.add((row, column))
+            else:
+                self._pressed.discard((row, column))
+            self.settle()
+
+    def settle(self) -> None:
+        """Give every column the level the switches and rows make; called on every change."""
+        with self._lock:
+            if len(self._columns) != COLUMN_COUNT:
+                return  # still being built
+            for index, column in enumerate(self._columns):
+                pulled_low = any(
+                    self._rows[row].driven_low for row, col in self._pressed if col == index
+                )
+                column.settle(pulled_low)

@@ -1,0 +1,505 @@
+"""The switch matrix scanner on its virtual circuit: mapping, debounce, chatter, two pads, stuck
+pads, timestamps for holds, and an idle scanner that reads no pins."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from gpiozero import DigitalInputDevice, DigitalOutputDevice
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from board_rules.codenames.grid import Coord
+from firmware.clock import VirtualClock
+from firmware.events import (
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    MatrixEvent,
+    MultiplePads,
+    PadPressed,
+    PadReleased,
+    PadStuck,
+)
+from firmware.matrix import SwitchMatrix, switch_at, switch_position
+from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
+
+ROWS = (5, 6, 13, 19, 26)
+COLUMNS = (17, 27, 22, 23, 24, 25)
+SCAN_S = 0.005  # one scan period: the resolution of every timestamp the scanner reports
+
+C3 = Coord.parse("C3")
+B2 = Coord.parse("B2")
+A1 = Coord.parse("A1")
+
+
+@dataclass
+class Rig:
+    """A scanner on a virtual matrix, with a clock that starts well after zero."""
+
+    clock: VirtualClock
+    circuit: SwitchMatrixCircuit
+    matrix: SwitchMatrix
+    events: list[MatrixEvent] = field(default_factory=list)
+
+    def take(self) -> list[MatrixEvent]:
+        taken, self.events[:] = list(self.events), []
+        return taken
+
+    def wait(self, seconds: float) -> list[MatrixEvent]:
+        self.clock.advance(seconds)
+        return self.take()
+
+    @property
+    def now(self) -> float:
+        return self.clock.monotonic()
+
+
+def build_rig(**options: float) -> Rig:
+    clock = VirtualClock(start=100.0)
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory)
+    events: list[MatrixEvent] = []
+    matrix = SwitchMatrix(clock, events.append, pin_factory=factory, **options)
+    return Rig(clock, circuit, matrix, events)
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    built = build_rig()
+    yield built
+    built.matrix.close()
+
+
+EXPECTED_SWITCHES = [
+    # Matrix row r, column c: card column "ABCDE"[c], card row r + 1; column 6 the buttons.
+    *[
+        ((row, column), Coord.parse(f"{'ABCDE'[column]}{row + 1}"))
+        for row in range(5)
+        for column in range(5)
+    ],
+    ((0, 5), ConsoleButton.DONE),
+    ((1, 5), ConsoleButton.PENALTY),
+    ((2, 5), ConsoleButton.UNDO),
+    ((3, 5), ConsoleButton.NEW),
+    ((4, 5), ConsoleButton.TIMER),
+]
+
+
+@pytest.mark.parametrize(("position", "switch"), EXPECTED_SWITCHES, ids=str)
+def test_each_matrix_position_reports_its_switch(
+    rig: Rig, position: tuple[int, int], switch: Coord | ConsoleButton
+) -> None:
+    pressed_at = rig.now
+    rig.circuit.press(*position)
+    events = rig.wait(0.1)
+    expected_press = (
+        ButtonPressed(switch, pressed_at)
+        if isinstance(switch, ConsoleButton)
+        else PadPressed(switch, pressed_at)
+    )
+    assert events == [expected_press]
+
+    released_at = rig.now
+    rig.circuit.release(*position)
+    (release,) = rig.wait(0.1)
+    assert isinstance(release, ButtonReleased | PadReleased)
+    assert (release.coord if isinstance(release, PadReleased) else release.button) == switch
+    assert release.at == pytest.approx(released_at, abs=SCAN_S)
+    assert release.held_s == pytest.approx(released_at - pressed_at, abs=SCAN_S)
+
+
+def test_switch_positions_round_trip() -> None:
+    assert [switch_at(*position) for position, _ in EXPECTED_SWITCHES] == [
+        switch for _, switch in EXPECTED_SWITCHES
+    ]
+    assert [switch_position(switch) for _, switch in EXPECTED_SWITCHES] == [
+        position for position, _ in EXPECTED_SWITCHES
+    ]
+    with pytest.raises(ValueError, match="no switch"):
+        switch_at(5, 0)
+
+
+def test_a_press_counts_once_stable_for_the_debounce_time(rig: Rig) -> None:
+    pressed_at = rig.now
+    rig.circuit.press_pad(C3)
+    assert rig.wait(0.025) == []
+    assert rig.wait(0.006) == [PadPressed(C3, pressed_at)]
+
+
+def test_a_release_counts_once_stable_for_the_debounce_time(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.wait(0.1)
+    rig.circuit.release_pad(C3)
+    assert rig.wait(0.025) == []
+    assert [type(event) for event in rig.wait(0.011)] == [PadReleased]
+
+
+def test_debounce_time_is_a_parameter() -> None:
+    rig = build_rig(debounce_ms=100)
+    rig.circuit.press_pad(C3)
+    assert rig.wait(0.09) == []
+    assert rig.wait(0.011) == [PadPressed(C3, 100.0)]
+
+
+def test_a_contact_shorter_than_the_debounce_time_is_no_press(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.wait(0.02)
+    rig.circuit.release_pad(C3)
+    assert rig.wait(1.0) == []
+    assert not rig.matrix.scanning
+
+
+def bounce(rig: Rig, coord: Coord, gaps_ms: list[float], *, end_closed: bool) -> None:
+    """Toggle the pad after each gap, then leave it closed or open."""
+    closed = not end_closed if len(gaps_ms) % 2 else end_closed
+    for gap in gaps_ms:
+        closed = not closed
+        if closed:
+            rig.circuit.press_pad(coord)
+        else:
+            rig.circuit.release_pad(coord)
+        rig.clock.advance(gap / 1000)
+    if end_closed:
+        rig.circuit.press_pad(coord)
+    else:
+        rig.circuit.release_pad(coord)
+
+
+def test_chatter_on_press_and_release_gives_one_press_and_one_release(rig: Rig) -> None:
+    # Bounces slower than the scan, so the scanner sees each one; the last closes at +30 ms.
+    bounce(rig, C3, [7, 8, 6, 9, 12], end_closed=True)
+    (event,) = rig.wait(0.5)
+    assert isinstance(event, PadPressed)
+    assert event.coord == C3
+    assert event.at == pytest.approx(100.030, abs=SCAN_S)  # the press began with the last bounce
+    bounce(rig, C3, [3, 2, 6, 1, 2], end_closed=False)
+    assert [type(event) for event in rig.wait(0.5)] == [PadReleased]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    press_gaps=st.lists(st.floats(min_value=0.1, max_value=25.0), max_size=12),
+    release_gaps=st.lists(st.floats(min_value=0.1, max_value=25.0), max_size=12),
+    held_s=st.floats(min_value=0.05, max_value=3.0),
+)
+def test_chatter_never_makes_two_presses(
+    press_gaps: list[float], release_gaps: list[float], held_s: float
+) -> None:
+    rig = build_rig()
+    with rig.matrix:
+        bounce(rig, C3, press_gaps, end_closed=True)
+        rig.clock.advance(held_s)
+        bounce(rig, C3, release_gaps, end_closed=False)
+        rig.clock.advance(0.5)
+        assert [type(event) for event in rig.take()] == [PadPressed, PadReleased]
+        assert not rig.matrix.scanning
+
+
+def test_two_pads_pressed_together_neither_counts(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.clock.advance(0.01)
+    b2_at = rig.now
+    rig.circuit.press_pad(B2)
+    (event,) = rig.wait(0.2)
+    assert isinstance(event, MultiplePads)
+    assert event.coords == (B2, C3)
+    assert event.at == pytest.approx(b2_at + 0.03, abs=SCAN_S)  # when B2 settled
+    rig.circuit.release_pad(C3)
+    rig.clock.advance(0.01)
+    assert rig.wait(0.2) == []  # B2, still down, does not count now that it is alone
+    rig.circuit.release_pad(B2)
+    assert rig.wait(0.2) == []  # and neither release is reported: no press was
+    rig.circuit.press_pad(C3)
+    assert [type(event) for event in rig.wait(0.1)] == [PadPressed]
+
+
+def test_two_pads_in_the_same_instant_give_one_multiple_pads_event(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.circuit.press_pad(A1)
+    events = rig.wait(0.2)
+    assert len(events) == 1
+    assert isinstance(events[0], MultiplePads)
+    assert events[0].coords == (A1, C3)
+
+
+def test_a_pad_joining_a_counted_pad_does_not_count(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    assert [type(event) for event in rig.wait(0.5)] == [PadPressed]
+    rig.circuit.press_pad(B2)
+    (event,) = rig.wait(0.1)
+    assert isinstance(event, MultiplePads)
+    assert event.coords == (B2, C3)
+    rig.circuit.press_pad(A1)
+    (event,) = rig.wait(0.1)
+    assert isinstance(event, MultiplePads)
+    assert event.coords == (A1, B2, C3)
+    rig.circuit.release_pad(B2)
+    rig.circuit.release_pad(A1)
+    assert rig.wait(0.1) == []
+    rig.circuit.release_pad(C3)
+    assert [type(event) for event in rig.wait(0.1)] == [PadReleased]
+
+
+def test_a_brush_of_another_pad_does_not_spoil_a_press(rig: Rig) -> None:
+    pressed_at = rig.now
+    rig.circuit.press_pad(C3)
+    rig.clock.advance(0.02)
+    rig.circuit.press_pad(B2)
+    rig.clock.advance(0.015)
+    rig.circuit.release_pad(B2)
+    assert rig.wait(0.2) == [PadPressed(C3, pressed_at)]
+
+
+def test_a_pad_let_go_as_another_is_pressed_is_not_two_at_once(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.wait(0.5)
+    rig.circuit.release_pad(C3)
+    pressed_at = rig.now
+    rig.circuit.press_pad(B2)
+    events = rig.wait(0.2)
+    assert [type(event) for event in events] == [PadReleased, PadPressed]
+    assert events[1].at == pytest.approx(pressed_at, abs=SCAN_S)
+
+
+def test_buttons_and_pads_pressed_together_all_count(rig: Rig) -> None:
+    at = rig.now
+    rig.circuit.press_pad(C3)
+    rig.circuit.press_button(ConsoleButton.DONE)
+    rig.circuit.press_button(ConsoleButton.UNDO)
+    events = rig.wait(0.1)
+    assert sorted(map(str, events)) == ["done pressed", "pad C3 pressed", "undo pressed"]
+    assert all(event.at == at for event in events)
+
+
+def test_a_pad_held_too_long_is_reported_stuck_once_then_ignored(rig: Rig) -> None:
+    pressed_at = rig.now
+    rig.circuit.press_pad(C3)
+    assert rig.wait(9.9) == [PadPressed(C3, pressed_at)]
+    (stuck,) = rig.wait(0.2)
+    assert isinstance(stuck, PadStuck)
+    assert stuck.coord == C3
+    assert stuck.at == pytest.approx(pressed_at + 10, abs=SCAN_S)
+    assert rig.wait(120) == []
+    # Another pad counts as if C3 were not there.
+    rig.circuit.press_pad(B2)
+    assert [type(event) for event in rig.wait(0.1)] == [PadPressed]
+    rig.circuit.release_pad(B2)
+    assert [type(event) for event in rig.wait(0.1)] == [PadReleased]
+    released_at = rig.now
+    rig.circuit.release_pad(C3)
+    (release,) = rig.wait(0.2)
+    assert isinstance(release, PadReleased)
+    assert release.held_s == pytest.approx(released_at - pressed_at, abs=0.06)
+    # Once released, it counts again.
+    rig.circuit.press_pad(C3)
+    assert [type(event) for event in rig.wait(0.1)] == [PadPressed]
+
+
+def test_the_stuck_limit_is_a_parameter() -> None:
+    rig = build_rig(stuck_after_s=2)
+    rig.circuit.press_pad(C3)
+    assert [type(event) for event in rig.wait(1.9)] == [PadPressed]
+    assert [type(event) for event in rig.wait(0.2)] == [PadStuck]
+
+
+def test_pads_stuck_together_report_their_release(rig: Rig) -> None:
+    # Neither press counted, but the table was told they are stuck, so it hears them let go.
+    rig.circuit.press_pad(C3)
+    rig.circuit.press_pad(B2)
+    rig.wait(11)
+    rig.circuit.release_pad(C3)
+    rig.circuit.release_pad(B2)
+    events = rig.wait(0.2)
+    assert sorted(str(event) for event in events) == ["pad B2 released", "pad C3 released"]
+
+
+def test_only_stuck_pads_down_slows_the_scan(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.wait(1)
+    before = rig.circuit.reads
+    rig.wait(1)
+    reads_while_held = rig.circuit.reads - before
+    rig.wait(10)
+    before = rig.circuit.reads
+    rig.wait(1)
+    reads_while_stuck = rig.circuit.reads - before
+    assert reads_while_held >= 30 * 150  # every switch read at least 150 times a second
+    assert reads_while_stuck <= 30 * 21  # every 50 ms
+    # Slower, but a new press still counts.
+    rig.circuit.press_pad(B2)
+    assert [type(event) for event in rig.wait(0.1)] == [PadPressed]
+
+
+def test_press_and_release_times_measure_holds(rig: Rig) -> None:
+    rig.clock.advance(2.0)
+    pressed_at = rig.now
+    rig.circuit.press_button(ConsoleButton.NEW)
+    assert rig.wait(2.5) == [ButtonPressed(ConsoleButton.NEW, pressed_at)]
+    rig.circuit.release_button(ConsoleButton.NEW)
+    (release,) = rig.wait(0.1)
+    assert isinstance(release, ButtonReleased)
+    assert release.button is ConsoleButton.NEW
+    assert release.held_s == pytest.approx(2.5, abs=SCAN_S)
+    assert release.at == pytest.approx(pressed_at + 2.5, abs=SCAN_S)
+
+
+def test_idle_reads_no_pins_and_schedules_nothing(rig: Rig) -> None:
+    before = rig.circuit.reads
+    rig.clock.advance(600)
+    assert rig.circuit.reads == before
+    assert rig.clock.pending == 0
+    assert not rig.matrix.scanning
+
+
+def test_after_a_press_the_scanner_goes_idle_again(rig: Rig) -> None:
+    rig.circuit.press_button(ConsoleButton.TIMER)
+    rig.wait(0.3)
+    assert rig.matrix.scanning
+    rig.circuit.release_button(ConsoleButton.TIMER)
+    rig.wait(0.1)
+    assert not rig.matrix.scanning
+    assert rig.clock.pending == 0
+    before = rig.circuit.reads
+    rig.clock.advance(600)
+    assert rig.circuit.reads == before
+    # And a falling edge still wakes it.
+    rig.circuit.press_pad(A1)
+    assert rig.wait(0.1) == [PadPressed(A1, rig.now - 0.1)]
+
+
+def test_a_switch_closed_before_start_is_seen() -> None:
+    clock = VirtualClock()
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory)
+    circuit.press_pad(C3)
+    events: list[MatrixEvent] = []
+    with SwitchMatrix(clock, events.append, pin_factory=factory):
+        clock.advance(0.1)
+    assert events == [PadPressed(C3, 0.0)]
+
+
+def test_idle_rows_are_all_driven_low_after_a_scan(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.wait(0.1)
+    rig.circuit.release_pad(C3)
+    rig.wait(0.1)
+    # A switch on any row wakes the scanner: only a row driven low can pull its column.
+    for row in range(5):
+        rig.circuit.press(row, 0)
+        assert rig.matrix.scanning
+        rig.circuit.release(row, 0)
+        rig.wait(0.1)
+        assert not rig.matrix.scanning
+
+
+def test_close_is_idempotent_and_frees_the_pins() -> None:
+    clock = VirtualClock()
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory)
+    events: list[MatrixEvent] = []
+    matrix = SwitchMatrix(clock, events.append, pin_factory=factory)
+    circuit.press_pad(C3)
+    matrix.close()
+    matrix.close()
+    assert matrix.closed
+    assert clock.pending == 0
+    clock.advance(1)
+    assert events == []
+    with SwitchMatrix(clock, events.append, pin_factory=factory) as again:
+        clock.advance(0.1)
+        assert [type(event) for event in events] == [PadPressed]
+    assert again.closed
+
+
+def test_wrong_pin_counts_are_refused() -> None:
+    with pytest.raises(ValueError, match="5 rows and 6 columns"):
+        SwitchMatrix(VirtualClock(), lambda event: None, rows=ROWS[:4], pin_factory=MockFactory())
+
+
+# The virtual circuit itself, driven by plain gpiozero devices rather than the scanner.
+
+
+@pytest.fixture
+def wired() -> Iterator[
+    tuple[SwitchMatrixCircuit, list[DigitalOutputDevice], list[DigitalInputDevice]]
+]:
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory)
+    # Rows start high (deselected): on = high here.
+    rows = [DigitalOutputDevice(pin, initial_value=True, pin_factory=factory) for pin in ROWS]
+    columns = [DigitalInputDevice(pin, pull_up=True, pin_factory=factory) for pin in COLUMNS]
+    yield circuit, rows, columns
+    for device in (*rows, *columns):
+        device.close()
+
+
+def low_columns(columns: list[DigitalInputDevice]) -> list[int]:
+    return [index for index, column in enumerate(columns) if column.is_active]
+
+
+def test_a_column_is_low_exactly_when_a_closed_switch_joins_it_to_a_low_row(
+    wired: tuple[SwitchMatrixCircuit, list[DigitalOutputDevice], list[DigitalInputDevice]],
+) -> None:
+    circuit, rows, columns = wired
+    circuit.press(2, 3)
+    assert low_columns(columns) == []  # every row high: the diode blocks
+    rows[2].off()
+    assert low_columns(columns) == [3]
+    rows[2].on()
+    rows[1].off()
+    assert low_columns(columns) == []  # a low row pulls only its own switches' columns
+    circuit.press(1, 5)
+    assert low_columns(columns) == [5]
+    circuit.press(1, 3)
+    assert low_columns(columns) == [3, 5]
+    circuit.release(1, 3)
+    circuit.release(1, 5)
+    assert low_columns(columns) == []
+
+
+def test_column_edges_reach_gpiozero_callbacks(
+    wired: tuple[SwitchMatrixCircuit, list[DigitalOutputDevice], list[DigitalInputDevice]],
+) -> None:
+    circuit, rows, columns = wired
+    seen: list[str] = []
+    columns[4].when_activated = lambda: seen.append("fell")
+    columns[4].when_deactivated = lambda: seen.append("rose")
+    rows[0].off()
+    circuit.press(0, 4)
+    circuit.release(0, 4)
+    circuit.press(0, 4)
+    rows[0].on()  # the row, not the switch, lets the column go
+    assert seen == ["fell", "rose", "fell", "rose"]
+
+
+def test_a_row_that_is_not_an_output_pulls_nothing() -> None:
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory)
+    with DigitalInputDevice(COLUMNS[0], pull_up=True, pin_factory=factory) as column:
+        circuit.press(0, 0)
+        assert not column.is_active
+
+
+def test_the_circuit_counts_level_reads(
+    wired: tuple[SwitchMatrixCircuit, list[DigitalOutputDevice], list[DigitalInputDevice]],
+) -> None:
+    circuit, _, columns = wired
+    before = circuit.reads
+    circuit.press(0, 0)
+    assert circuit.reads == before  # edges are pushed, not read
+    _ = columns[0].value
+    _ = columns[1].value
+    assert circuit.reads == before + 2
+
+
+def test_the_circuit_must_own_its_pins() -> None:
+    factory = MockFactory(pin_class=CountingPin)
+    with (
+        DigitalInputDevice(COLUMNS[2], pull_up=True, pin_factory=factory),
+        pytest.raises(ValueError, match="build the circuit before"),
+    ):
+        SwitchMatrixCircuit(factory)
