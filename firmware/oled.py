@@ -47,6 +47,9 @@ WINDOW_OVERHEAD = 8
 
 _MAX_SHIFT = 4
 
+_DECODER_FLUSH = bytes(7)
+"""Control byte 0x00 (commands follow) and six 0x00 commands or arguments."""
+
 
 class I2CBus(Protocol):
     """What `adafruit_bus_device` needs from a bus: `busio.I2C` or a `VirtualI2C`."""
@@ -395,11 +398,20 @@ class Oled:
 
     def _initialise(self) -> None:
         import adafruit_ssd1306
+        from adafruit_bus_device.i2c_device import I2CDevice
 
         with self._lock:
             self._init_due = False
         self._driver = None
         self._ram = self._contrast = None  # a fresh chip's RAM is garbage: redraw in full
+        # The chip's decoder keeps a command waiting for its arguments across writes, so a lost
+        # write (or a restart of ours mid-command) can make it read the init as arguments.
+        # Adafruit's init happens to open with two commands it can spare; six zero bytes do not
+        # rely on that: they complete the longest command (scroll set-up), 0x00 as a command
+        # only sets the page mode start column, and whatever the zeros set, the init sets again.
+        flush = I2CDevice(self._bus, self.config.address, probe=False)
+        with flush:
+            flush.write(_DECODER_FLUSH)
         try:
             driver = adafruit_ssd1306.SSD1306_I2C(
                 WIDTH, HEIGHT, self._bus, addr=self.config.address

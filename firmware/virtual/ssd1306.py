@@ -29,7 +29,7 @@ _POWER_ON_PATTERN = bytes((index * 37 + 11) & 0xFF for index in range(WIDTH * PA
 
 
 class ProtocolError(ValueError):
-    """A byte stream that an SSD1306 would not accept: a bad control byte or unknown command."""
+    """A byte stream a correct driver never sends: bad control byte, unknown command, bad value."""
 
 
 class AddressingMode(Enum):
@@ -66,9 +66,19 @@ _ARGUMENT_COUNTS: dict[int, int] = {
 
 
 class VirtualSSD1306:
-    """The chip's state and command interpreter; an `I2CTarget` for `VirtualI2C.attach`."""
+    """The chip's state and command interpreter; an `I2CTarget` for `VirtualI2C.attach`.
 
-    def __init__(self) -> None:
+    Like the chip, the command decoder keeps a command waiting for its arguments across
+    transactions, so a write lost on the bus can leave it taking the next commands as arguments.
+    What the chip would shrug off (unknown commands, bad values) is an anomaly: `strict` (for
+    tests of a healthy bus) raises `ProtocolError` at once; otherwise it is noted in `anomalies`
+    and ignored, as the chip ignores it.
+    """
+
+    def __init__(self, *, strict: bool = True) -> None:
+        self.strict = strict
+        self.anomalies: list[str] = []
+        """What a lenient chip ignored, oldest first."""
         self._lock = threading.Lock()  # the simulation may look while a driver writes
         self.memory = bytearray(WIDTH * PAGES)
         """The display RAM, page after page: byte p × 128 + c holds pixels (c, 8p … 8p+7)."""
@@ -125,7 +135,7 @@ class VirtualSSD1306:
                 control = data[index]
                 index += 1
                 if control & 0x3F:
-                    raise ProtocolError(f"0x{control:02x} is not a control byte")
+                    self._anomaly(f"0x{control:02x} is not a control byte")
                 feed = self._data if control & 0x40 else self._command_byte
                 if control & 0x80:
                     if index < len(data):
@@ -237,8 +247,9 @@ class VirtualSSD1306:
         elif command == 0x20:
             mode = arguments[0] & 0x03
             if mode == 0x03:
-                raise ProtocolError("0x20 0x03 is not an addressing mode")
-            self.addressing_mode = AddressingMode(mode)
+                self._anomaly("0x20 0x03 is not an addressing mode")
+            else:
+                self.addressing_mode = AddressingMode(mode)
         elif command == 0x21:
             self.column_window = self._window(command, arguments, 0x7F)
             self.column = self.column_window[0]
@@ -275,14 +286,19 @@ class VirtualSSD1306:
         elif command in (0xAD, 0xD5, 0xD9, 0xDA, 0xDB, 0xE3):
             pass  # timing, drive and no-op: nothing a picture shows
         else:
-            raise ProtocolError(f"0x{command:02x} is not an SSD1306 command")
+            self._anomaly(f"0x{command:02x} is not an SSD1306 command")
 
-    @staticmethod
-    def _window(command: int, arguments: list[int], mask: int) -> tuple[int, int]:
+    def _window(self, command: int, arguments: list[int], mask: int) -> tuple[int, int]:
         first, last = arguments[0] & mask, arguments[1] & mask
         if first > last:
-            raise ProtocolError(f"0x{command:02x} window {first}–{last} runs backwards")
+            # Kept: the pointer then stays on the start column (or page), within the RAM.
+            self._anomaly(f"0x{command:02x} window {first}–{last} runs backwards")
         return first, last
+
+    def _anomaly(self, message: str) -> None:
+        if self.strict:
+            raise ProtocolError(message)
+        self.anomalies.append(message)
 
 
 def _image_from_ram(memory: bytes) -> Image.Image:
