@@ -23,7 +23,6 @@ from firmware.oled import (
     FULL_FRAME_BYTES,
     FULL_WINDOW,
     WINDOW_OVERHEAD,
-    I2CBus,
     Oled,
     OledConfig,
     Window,
@@ -465,12 +464,6 @@ def test_close_while_down_does_not_raise() -> None:
     with rig(plugged=False) as table:
         pass
     assert table.clock.pending == 0
-
-
-def test_the_virtual_bus_is_a_bus_for_the_driver() -> None:
-    bus: I2CBus = VirtualI2C()  # mypy checks the protocol; the driver needs nothing more
-    assert bus.try_lock()
-    bus.unlock()
 
 
 @pytest.mark.parametrize(

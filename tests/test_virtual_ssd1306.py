@@ -176,6 +176,25 @@ def test_power_cycle_forgets_everything(chip: VirtualSSD1306) -> None:
     assert chip.memory[:10] != bytes(10)
 
 
+def test_a_lenient_chip_notes_and_ignores_what_it_cannot_use() -> None:
+    chip = VirtualSSD1306(strict=False)
+    chip.write(commands(0x20, 0x00, 0xFF, 0x20, 0x03, 0x21, 9, 8))
+    assert chip.addressing_mode is AddressingMode.HORIZONTAL
+    assert len(chip.anomalies) == 3
+    chip.write(commands(0x22, 0, 0))
+    chip.write(data(1, 2))  # a backwards window keeps the pointer on its start column
+    assert chip.memory[at(0, 9)] == 2
+
+
+def test_a_lost_argument_makes_the_decoder_read_the_next_command_as_one(
+    chip: VirtualSSD1306,
+) -> None:
+    chip.write(bytes((0x80, 0x81)))  # its argument write is lost on the bus
+    chip.write(bytes((0x80, 0xAF)))  # "display on" becomes the contrast
+    assert chip.contrast == 0xAF
+    assert not chip.display_on
+
+
 # Under the real Adafruit driver
 
 
