@@ -111,8 +111,9 @@ class VirtualI2C:
             device = self._device(address)
             if address not in self._unplugged:
                 return
+            # Reset before it answers again, so no write reaches the chip of before the outage.
+            device.power_cycle()
             self._unplugged.discard(address)
-        device.power_cycle()
 
     def fail_next_writes(self, count: int, *, deliver: int = 0) -> None:
         """Make the next `count` writes fail; each first delivers its `deliver` leading bytes.
