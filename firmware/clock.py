@@ -71,6 +71,13 @@ class VirtualClock:
         self._now = end
 
     @property
+    def next_due(self) -> float | None:
+        """When the next delayed call falls due, or None when none waits."""
+        while self._queue and self._queue[0].cancelled:
+            heapq.heappop(self._queue)
+        return self._queue[0].due if self._queue else None
+
+    @property
     def pending(self) -> int:
         """Delayed calls still waiting (cancelled ones not counted)."""
         return sum(1 for entry in self._queue if not entry.cancelled)

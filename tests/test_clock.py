@@ -37,9 +37,13 @@ def test_cancelled_calls_never_run() -> None:
     clock = VirtualClock()
     seen: list[int] = []
     timer = clock.call_later(0.1, lambda: seen.append(1))
+    clock.call_later(0.3, lambda: seen.append(3))
+    assert clock.next_due == 0.1
     timer.cancel()
+    assert clock.next_due == 0.3
     clock.advance(1.0)
-    assert seen == []
+    assert seen == [3]
+    assert clock.next_due is None
 
 
 def test_system_clock_runs_a_delayed_call_on_its_thread_and_closes() -> None:
