@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest bench clean
+.PHONY: test lint typecheck pytest translations clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -21,6 +21,12 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(VENV)/bin/pytest -q
+
+# Recompile the gettext catalogs after editing a firmware/locale/*/LC_MESSAGES/table.po file.
+translations: $(STAMP)
+	for lang in en es pt it; do \
+		$(VENV)/bin/pybabel compile -D table -d firmware/locale -l $$lang || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,174 @@
+"""The table's configuration file (TOML): pins, LED key, OLED, inputs, defaults of the menu.
+
+`/etc/codenames-table/config.toml` on the Pi, or `--config PATH`. Every key is optional and has
+the default that `config.example.toml` documents. An unknown key, a wrong type or a pin clash
+raises `ConfigError` naming the key, and the command exits 2: the table never starts
+half-configured.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from board_rules.codenames import Mode
+from firmware.i18n import LANGUAGES
+from firmware.led_layout import LedConfigError, LedLayout
+from firmware.led_pattern import LedStyle
+from firmware.oled import OledConfig
+from firmware.pinout import PinMap, PinMapError, load_pin_map, parse_pin_map
+from firmware.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
+
+DEFAULT_PATH: Final = Path("/etc/codenames-table/config.toml")
+DEFAULT_STATE_DIR: Final = Path("/var/lib/codenames-table")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    """How the switches are read."""
+
+    debounce_ms: float = 30.0
+    stuck_after_s: float = 10.0
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything the config file sets."""
+
+    pins: PinMap = field(default_factory=load_pin_map)
+    led_layout: LedLayout = field(default_factory=LedLayout)
+    led_style: LedStyle = field(default_factory=LedStyle)
+    oled: OledConfig = field(default_factory=OledConfig)
+    inputs: InputConfig = field(default_factory=InputConfig)
+    settings: TableSettings = field(default_factory=TableSettings)
+    """Defaults of the menu's settings; values saved from the menu win over them."""
+    sleep_after_s: float = 600.0
+    state_dir: Path = DEFAULT_STATE_DIR
+
+
+def load_config(path: Path | None) -> TableConfig:
+    """Read `path` (None: no file, every default)."""
+    if path is None:
+        return TableConfig()
+    try:
+        with path.open("rb") as file:
+            data = tomllib.load(file)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from error
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+    return parse_config(data, str(path))
+
+
+_Check = Callable[[Any], bool]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _positive(value: Any) -> bool:
+    return _number(value) and value > 0
+
+
+_TABLE_KEYS: dict[str, tuple[_Check, str]] = {
+    "language": (lambda v: v in LANGUAGES, f"one of {', '.join(LANGUAGES)}"),
+    "mode": (lambda v: v in ("standard", "coop"), "standard or coop"),
+    "brightness": (
+        lambda v: type(v) is int and v in BRIGHTNESS_LEVELS,
+        "a whole number from 1 to 5",
+    ),
+    "timer_s": (
+        lambda v: type(v) is int and v in TIMER_CHOICES,
+        f"one of {', '.join(map(str, TIMER_CHOICES))} (0 is off)",
+    ),
+    "strict": (lambda v: isinstance(v, bool), "true or false"),
+    "sleep_after_s": (_positive, "a number of seconds above 0"),
+    "state_dir": (lambda v: isinstance(v, str) and bool(v), "a directory path"),
+}
+_INPUT_KEYS: dict[str, tuple[_Check, str]] = {
+    "debounce_ms": (lambda v: _number(v) and 0 <= v <= 500, "milliseconds from 0 to 500"),
+    "stuck_after_s": (_positive, "a number of seconds above 0"),
+}
+_OLED_KEYS: dict[str, tuple[_Check, str]] = {
+    "contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
+    "dim_contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
+    "shift_every_s": (lambda v: v == 0 or _positive(v), "seconds; 0 turns the shift off"),
+    "rotate_180": (lambda v: isinstance(v, bool), "true or false"),
+}
+_SECTIONS = ("table", "input", "pins", "led", "oled")
+
+
+def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
+    """Check a config table as `tomllib` reads it and build the `TableConfig`."""
+    for name in data:
+        if name not in _SECTIONS:
+            raise ConfigError(f"{source}: {name}: unknown section (known: {', '.join(_SECTIONS)})")
+    config = TableConfig()
+    table = _checked(data, "table", _TABLE_KEYS, source)
+    settings = config.settings
+    for name in ("language", "brightness", "timer_s", "strict"):
+        if name in table:
+            settings = replace(settings, **{name: table[name]})
+    if "mode" in table:
+        settings = replace(settings, mode=Mode(table["mode"]))
+    inputs = _checked(data, "input", _INPUT_KEYS, source)
+    oled = _checked(data, "oled", _OLED_KEYS, source)
+    if "pins" in data:
+        try:
+            config = replace(config, pins=parse_pin_map(data["pins"], source, key_prefix="pins."))
+        except PinMapError as error:
+            raise ConfigError(str(error)) from error
+    layout, style = _led(data.get("led", {}), source)
+    shift = oled.pop("shift_every_s", OledConfig.shift_every)
+    return replace(
+        config,
+        settings=settings,
+        led_layout=layout,
+        led_style=style,
+        inputs=InputConfig(**inputs),
+        oled=replace(OledConfig(), **oled, shift_every=shift or None, dim_after=None),
+        sleep_after_s=float(table.get("sleep_after_s", config.sleep_after_s)),
+        state_dir=Path(table.get("state_dir", config.state_dir)),
+    )
+
+
+def _checked(
+    data: Mapping[str, Any], section: str, keys: Mapping[str, tuple[_Check, str]], source: str
+) -> dict[str, Any]:
+    table = data.get(section, {})
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: {section}: expected a table")
+    for name, value in table.items():
+        if name not in keys:
+            known = ", ".join(keys)
+            raise ConfigError(f"{source}: {section}.{name}: unknown key (known: {known})")
+        check, expected = keys[name]
+        if not check(value):
+            raise ConfigError(f"{source}: {section}.{name}: expected {expected}, got {value!r}")
+    return dict(table)
+
+
+def _led(data: Any, source: str) -> tuple[LedLayout, LedStyle]:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{source}: led: expected a table")
+    for name in data:
+        if name not in ("layout", "style"):
+            raise ConfigError(f"{source}: led.{name}: unknown key (known: layout, style)")
+    parts: dict[str, Any] = {}
+    for part, reader in (("layout", LedLayout.from_mapping), ("style", LedStyle.from_mapping)):
+        table = data.get(part, {})
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{source}: led.{part}: expected a table")
+        try:
+            parts[part] = reader(table)
+        except LedConfigError as error:
+            raise ConfigError(f"{source}: led.{part}.{error}") from error
+    return parts["layout"], parts["style"]

@@ -1,0 +1,109 @@
+"""The OLED's worker: always draws the latest screen, never holding up the game loop.
+
+A full frame can take 92 ms on the Pi's default I2C speed and a loose wire makes writes fail;
+the game thread only hands over the newest `Screen` and goes on. `DisplayWorker` draws on its
+own thread (the Pi); `ImmediateDisplay` draws at once, for headless scripts and tests, where
+the same screens must come out in the same order every time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from PIL import Image
+
+from firmware.oled_render import render_screen
+from firmware.screens import Screen
+
+
+class Panel(Protocol):
+    """What the worker draws on: `firmware.oled.Oled`."""
+
+    def show(self, image: Image.Image) -> None: ...
+
+    def set_dimmed(self, dimmed: bool) -> None: ...
+
+
+class ImmediateDisplay:
+    """Renders and sends each screen on the caller's thread; skips a screen already shown."""
+
+    def __init__(
+        self,
+        oled: Panel,
+        render: Callable[[Screen], Image.Image] = render_screen,
+    ) -> None:
+        self._oled = oled
+        self._render = render
+        self.screen: Screen | None = None
+        """The screen last handed over."""
+
+    def show(self, screen: Screen) -> None:
+        if screen != self.screen:
+            self.screen = screen
+            self._oled.show(self._render(screen))
+
+    def set_dimmed(self, dimmed: bool) -> None:
+        self._oled.set_dimmed(dimmed)
+
+    def close(self) -> None:
+        """Nothing to stop; here for symmetry with `DisplayWorker`."""
+
+
+class DisplayWorker:
+    """Renders and sends screens on its own thread; screens handed over while it is busy are
+    replaced by the newest, so a slow bus never builds a backlog."""
+
+    def __init__(
+        self,
+        oled: Panel,
+        render: Callable[[Screen], Image.Image] = render_screen,
+    ) -> None:
+        self._oled = oled
+        self._render = render
+        self._wake = threading.Condition()
+        self._latest: Screen | None = None
+        self._drawn: Screen | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="display", daemon=True)
+        self._thread.start()
+
+    @property
+    def screen(self) -> Screen | None:
+        """The screen last handed over."""
+        return self._latest
+
+    def show(self, screen: Screen) -> None:
+        with self._wake:
+            self._latest = screen
+            self._wake.notify()
+
+    def set_dimmed(self, dimmed: bool) -> None:
+        self._oled.set_dimmed(dimmed)
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._closed and self._latest == self._drawn:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                screen = self._latest
+            assert screen is not None  # differs from the drawn one, which starts as None
+            self._oled.show(self._render(screen))
+            with self._wake:
+                self._drawn = screen
+                self._wake.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until the latest screen is drawn (tests and benchmarks); True if it was."""
+        with self._wake:
+            return self._wake.wait_for(lambda: self._drawn == self._latest, timeout)
+
+    def close(self) -> None:
+        """Stop the thread; idempotent."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        self._thread.join()

@@ -1,0 +1,512 @@
+"""The table application: one thread owns the game and turns input events into play.
+
+Driver callbacks and clock timers only `post` events; `run_pending` (headless, tests) or
+`run_forever` (the Pi) hands them one at a time to `handle`, on the game thread. Each accepted
+action is saved first, then shown on the LED key, then on the OLED (whose worker draws the
+latest screen without holding up the loop).
+
+What the controls do depends on the phase (see README): card pads guess or cover, the encoder
+chooses and announces the clue number, DONE stops guessing, held PENALTY calls an invalid clue,
+held UNDO takes back the last action, held NEW starts a new game, TIMER runs the sand timer, a
+long encoder push opens the menu. After a while without input the table dims; the input that
+wakes it counts for nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from gettext import GNUTranslations
+from typing import Protocol
+
+from board_rules.codenames import (
+    UNLIMITED,
+    Action,
+    ClueNumber,
+    Cover,
+    Done,
+    Game,
+    GameState,
+    GiveClue,
+    IllegalActionError,
+    Penalty,
+    Phase,
+    Reason,
+    Timeout,
+    Touch,
+    Undo,
+    generate_key,
+)
+from firmware import messages as m
+from firmware.clock import Clock, Timer
+from firmware.events import (
+    ButtonHeld,
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    EncoderHeld,
+    EncoderPushed,
+    EncoderTurned,
+    InputEvent,
+    MultiplePads,
+    PadPressed,
+    PadReleased,
+    PadStuck,
+)
+from firmware.i18n import translations
+from firmware.led_pattern import KeyColours, LedStyle, key_pattern
+from firmware.menu import Menu, MenuChoice
+from firmware.sand_timer import SandTimer
+from firmware.screens import Screen, TableView, compose
+from firmware.settings import TableSettings
+from firmware.store import GameStore, StoreError, TimedAction
+
+log = logging.getLogger(__name__)
+
+SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
+"""The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
+FIRST_SELECTOR = 1
+BRIGHTNESS_STEPS = {1: 40, 2: 80, 3: 130, 4: 190, 5: 255}
+"""LED brightness (1–255) for each menu level."""
+SLEEP_DIM = 0.15
+"""Share of its level the LED key keeps while the table sleeps."""
+
+
+class KeyLights(Protocol):
+    """The LED key as the table uses it (`firmware.led_strip.LedKey`)."""
+
+    style: LedStyle
+
+    def render(self, state: GameState, t: float) -> bool: ...
+
+    def show(self, picture: KeyColours) -> bool: ...
+
+
+class ScreenOutput(Protocol):
+    """The OLED as the table uses it: takes the latest screen (`firmware.display`)."""
+
+    def show(self, screen: Screen) -> None: ...
+
+    def set_dimmed(self, dimmed: bool) -> None: ...
+
+
+class Beeper(Protocol):
+    """The optional buzzer."""
+
+    def beep(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    """How long things last on the table, in seconds."""
+
+    notice_s: float = 2.5
+    """A result or warning stays on the OLED this long."""
+    sleep_after_s: float = 600.0
+    """Without input for this long the table dims."""
+    timer_redraw_s: float = 1.0
+    """The timer bar is redrawn this often while it runs."""
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An action the rules turned down, for logs and scripted runs."""
+
+    action: Action
+    reason: Reason
+
+
+class _Tick:
+    """Posted by a clock timer: something is due (a notice ends, the timer runs out…)."""
+
+    def __str__(self) -> str:
+        return "tick"
+
+
+TableEvent = InputEvent | _Tick
+
+
+class Table:
+    """The game, its settings and the feedback of one table."""
+
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        store: GameStore,
+        lights: KeyLights,
+        screen: ScreenOutput,
+        rng: random.Random,
+        settings: TableSettings,
+        beeper: Beeper | None = None,
+        timing: TimingSettings | None = None,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._store = store
+        self._lights = lights
+        self._screen = screen
+        self._rng = rng
+        self._beeper = beeper
+        self._timing = timing or TimingSettings()
+        self._events: queue.SimpleQueue[TableEvent] = queue.SimpleQueue()
+        self.settings = settings.with_saved(store.load_settings())
+        self._apply_brightness()
+        self.rejections: list[Rejection] = []
+        """Actions turned down since the table started; a scripted run reads them."""
+        self._selector: ClueNumber = FIRST_SELECTOR
+        self._notice: tuple[str, ...] = ()
+        self._notice_until = 0.0
+        self._timer: SandTimer | None = None
+        self._menu: Menu | None = None
+        self._pad_test: str | None = None
+        self._asleep = False
+        self._waking_button: ConsoleButton | None = None
+        self._last_input = clock.monotonic()
+        self._saving = store.available
+        self._pending: list[Timer] = []
+        self._led_timer: Timer | None = None
+        self._game, self._game_id, self._log = self._resume()
+        self._schedule(self._timing.sleep_after_s)
+        self._refresh(led=True)
+
+    # Start and new games
+
+    def _resume(self) -> tuple[Game, int | None, list[TimedAction]]:
+        saved = self._store.latest_game()
+        if saved is not None:
+            try:
+                return saved.replay(), saved.game_id, list(saved.actions)
+            except (IllegalActionError, ValueError) as error:
+                log.error(
+                    "saved game %d cannot be replayed, starting anew: %s", saved.game_id, error
+                )
+        return self._new_game()
+
+    def _new_game(self) -> tuple[Game, int | None, list[TimedAction]]:
+        game = Game(generate_key(self._rng), self.settings.mode)
+        try:
+            game_id: int | None = self._store.start_game(game.key, game.mode)
+            self._saving = True
+        except StoreError as error:
+            self._saving_failed(error)
+            game_id = None
+        return game, game_id, []
+
+    # The loop
+
+    def post(self, event: TableEvent) -> None:
+        """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
+        self._events.put(event)
+
+    def run_pending(self) -> int:
+        """Handle every queued event on this thread; returns how many there were."""
+        handled = 0
+        while True:
+            try:
+                event = self._events.get_nowait()
+            except queue.Empty:
+                return handled
+            self.handle(event)
+            handled += 1
+
+    def run_forever(
+        self, stop: threading.Event, heartbeat: Callable[[], None], heartbeat_s: float = 1.0
+    ) -> None:
+        """The game thread on the Pi: handle events until `stop` is set, calling `heartbeat`
+        at least every `heartbeat_s` from this very loop (the service watchdog)."""
+        while not stop.is_set():
+            heartbeat()
+            try:
+                event = self._events.get(timeout=heartbeat_s)
+            except queue.Empty:
+                continue
+            self.handle(event)
+
+    @property
+    def game(self) -> Game:
+        """The game in play."""
+        return self._game
+
+    @property
+    def state(self) -> GameState:
+        """The state of the game in play."""
+        return self._game.state
+
+    @property
+    def saving(self) -> bool:
+        """False while actions cannot be written to disk."""
+        return self._saving
+
+    @property
+    def asleep(self) -> bool:
+        """True while the table is dimmed for want of input."""
+        return self._asleep
+
+    def handle(self, event: TableEvent) -> None:
+        """React to one event, on the game thread."""
+        now = self._clock.monotonic()
+        if isinstance(event, _Tick):
+            self._on_tick(now)
+            return
+        self._last_input = now
+        if self._asleep or self._is_rest_of_waking_press(event):
+            self._wake(event)
+            return
+        led = False
+        if self._pad_test is not None:
+            self._on_pad_test(event)
+        elif self._menu is not None:
+            led = self._on_menu(event)
+        else:
+            led = self._on_play(event, now)
+        self._refresh(led=led)
+
+    # Play
+
+    def _on_play(self, event: InputEvent, now: float) -> bool:
+        phase = self.state.phase
+        if isinstance(event, PadPressed):
+            covering = phase in (Phase.PENALTY_COVER, Phase.ENEMY_COVER)
+            return self._play(Cover(event.coord) if covering else Touch(event.coord), now)
+        if isinstance(event, MultiplePads):
+            self._show_notice(now, m.TWO_CARDS, m.PRESS_ONE)
+        elif isinstance(event, PadStuck):
+            self._show_notice(now, m.stuck_line(self._catalog, str(event.coord)))
+        elif isinstance(event, EncoderTurned):
+            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
+                self._turn_selector(event.steps)
+        elif isinstance(event, EncoderPushed):
+            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
+                return self._play(GiveClue(self._selector), now)
+        elif isinstance(event, EncoderHeld):
+            self._menu = Menu()
+        elif isinstance(event, ButtonPressed) and event.button is ConsoleButton.DONE:
+            return self._play(Done(), now)
+        elif isinstance(event, ButtonHeld):
+            return self._on_button_held(event.button, now)
+        elif isinstance(event, ButtonReleased) and event.button is ConsoleButton.TIMER:
+            if not self._timer_hold_seen:
+                self._start_timer(now)
+            self._timer_hold_seen = False
+        return False
+
+    _timer_hold_seen = False
+
+    def _on_button_held(self, button: ConsoleButton, now: float) -> bool:
+        if button is ConsoleButton.PENALTY:
+            return self._play(Penalty(), now)
+        if button is ConsoleButton.UNDO:
+            return self._play(Undo(), now)
+        if button is ConsoleButton.NEW:
+            self._game, self._game_id, self._log = self._new_game()
+            self._selector = FIRST_SELECTOR
+            self._show_notice(now, m.NEW_GAME)
+            return True
+        if button is ConsoleButton.TIMER:
+            self._timer_hold_seen = True
+            self._pause_timer(now)
+        return False
+
+    def _play(self, action: Action, now: float) -> bool:
+        before = self.state
+        try:
+            after = self._game.play(action)
+        except IllegalActionError as error:
+            self.rejections.append(Rejection(action, error.reason))
+            self._show_notice(now, m.REASONS[error.reason])
+            return False
+        self._log.append(TimedAction(action, self._wall_clock()))
+        self._save()
+        self._selector = FIRST_SELECTOR
+        if isinstance(action, Touch) and not after.is_over:
+            identity = before.key[action.coord]
+            outcome = m.GUESS_AGAIN if after.phase is Phase.GUESS else m.TURN_OVER
+            self._show_notice(now, m.IDENTITY_NAMES[identity], outcome)
+        elif isinstance(action, Undo):
+            self._show_notice(now, m.UNDONE)
+        else:
+            self._notice = ()
+        return True
+
+    def _save(self) -> None:
+        try:
+            if self._game_id is None:
+                self._game_id = self._store.start_game(self._game.key, self._game.mode)
+            self._store.save(self._game_id, self._game, self._log)
+        except StoreError as error:
+            self._saving_failed(error)
+            return
+        if not self._saving:
+            log.warning("saving works again")
+        self._saving = True
+
+    def _saving_failed(self, error: StoreError) -> None:
+        if self._saving:
+            log.error("cannot save the game, playing on in memory: %s", error)
+        self._saving = False
+
+    def _turn_selector(self, steps: int) -> None:
+        index = SELECTOR_VALUES.index(self._selector) + steps
+        self._selector = SELECTOR_VALUES[min(max(index, 0), len(SELECTOR_VALUES) - 1)]
+
+    # Sand timer
+
+    def _start_timer(self, now: float) -> None:
+        if not self.settings.timer_s:
+            return
+        self._timer = SandTimer.started(self.settings.timer_s, now)
+        self._schedule(self._timing.timer_redraw_s)
+
+    def _pause_timer(self, now: float) -> None:
+        if self._timer is None:
+            return
+        self._timer = self._timer.toggled_pause(now)
+        if self._timer.running:
+            self._schedule(self._timing.timer_redraw_s)
+        else:
+            self._show_notice(now, m.TIMER_PAUSED)
+
+    def _timer_ran_out(self, now: float) -> bool:
+        self._timer = None
+        if self._beeper is not None:
+            self._beeper.beep()
+        self._show_notice(now, m.TIME_UP)
+        if self.settings.strict and self.state.phase is Phase.GUESS:
+            return self._play(Timeout(), now) or True
+        return False
+
+    # Menu and pad test
+
+    def _on_menu(self, event: InputEvent) -> bool:
+        menu = self._menu
+        assert menu is not None  # only called with the menu open
+        if isinstance(event, EncoderTurned):
+            self._menu = menu.turned(event.steps)
+        elif isinstance(event, EncoderHeld):
+            self._menu = None
+        elif isinstance(event, EncoderPushed):
+            settings, choice = menu.pushed(self.settings)
+            if choice is MenuChoice.EXIT:
+                self._menu = None
+            elif choice is MenuChoice.PAD_TEST:
+                self._menu = None
+                self._pad_test = ""
+            elif settings != self.settings:
+                self._change_settings(settings)
+                return True
+        return False
+
+    def _change_settings(self, settings: TableSettings) -> None:
+        changed = {
+            name: value
+            for name, value in settings.to_saved().items()
+            if self.settings.to_saved()[name] != value
+        }
+        self.settings = settings
+        self._apply_brightness()
+        for name, value in changed.items():
+            try:
+                self._store.save_setting(name, value)
+            except StoreError as error:
+                self._saving_failed(error)
+
+    def _apply_brightness(self) -> None:
+        brightness = BRIGHTNESS_STEPS[self.settings.brightness]
+        if self._lights.style.brightness != brightness:
+            self._lights.style = replace(self._lights.style, brightness=brightness)
+
+    def _on_pad_test(self, event: InputEvent) -> None:
+        if isinstance(event, EncoderHeld):
+            self._pad_test = None
+        elif not isinstance(event, PadReleased | ButtonReleased):
+            self._pad_test = str(event)
+
+    # Sleep
+
+    def _is_rest_of_waking_press(self, event: InputEvent) -> bool:
+        if self._waking_button is None:
+            return False
+        if isinstance(event, ButtonHeld | ButtonReleased) and event.button is self._waking_button:
+            return True
+        self._waking_button = None
+        return False
+
+    def _wake(self, event: InputEvent) -> None:
+        if self._asleep:
+            self._asleep = False
+            self._waking_button = event.button if isinstance(event, ButtonPressed) else None
+            self._screen.set_dimmed(False)
+            self._schedule(self._timing.sleep_after_s)
+            self._refresh(led=True)
+        elif isinstance(event, ButtonReleased):
+            self._waking_button = None
+
+    def _fall_asleep(self) -> None:
+        self._asleep = True
+        self._screen.set_dimmed(True)
+        self._menu = None
+        self._refresh(led=True)
+
+    # Timers and feedback
+
+    def _schedule(self, delay: float) -> None:
+        self._pending.append(self._clock.call_later(delay, lambda: self.post(_Tick())))
+
+    def _on_tick(self, now: float) -> None:
+        led = False
+        if self._timer is not None and self._timer.running:
+            if self._timer.left(now) <= 0:
+                led = self._timer_ran_out(now)
+            else:
+                self._schedule(min(self._timing.timer_redraw_s, self._timer.left(now)))
+        idle = now - self._last_input
+        if not self._asleep and idle >= self._timing.sleep_after_s:
+            self._fall_asleep()
+            return
+        self._refresh(led=led)
+
+    def _show_notice(self, now: float, *texts: str) -> None:
+        self._notice = tuple(self._catalog.gettext(text) for text in texts)
+        self._notice_until = now + self._timing.notice_s
+        self._schedule(self._timing.notice_s)
+
+    @property
+    def _catalog(self) -> GNUTranslations:
+        return translations(self.settings.language)
+
+    def _refresh(self, led: bool) -> None:
+        now = self._clock.monotonic()
+        if led or self._asleep:
+            self._draw_key(now)
+        if self._notice and now >= self._notice_until:
+            self._notice = ()
+        self._screen.show(compose(self.view(now), self._catalog))
+
+    def _draw_key(self, now: float) -> None:
+        if self._asleep:
+            self._lights.show(key_pattern(self.state, now, self._lights.style).dimmed(SLEEP_DIM))
+        else:
+            self._lights.render(self.state, now)
+
+    def view(self, now: float) -> TableView:
+        """What the screen shows now."""
+        menu = None if self._menu is None else self._menu.view(self.settings, self._catalog)
+        timer = None
+        if self._timer is not None:
+            timer = self._timer.fraction_left(now)
+        return TableView(
+            state=self.state,
+            selector=self._selector,
+            notice=self._notice,
+            timer_left=timer,
+            saving=self._saving,
+            menu=menu,
+            pad_test=self._pad_test,
+        )
