@@ -262,7 +262,8 @@ class SwitchMatrix:
 
     def _select(self, selected: int | None) -> None:
         """Drive row `selected` low and the others high; `None` drives all of them low."""
-        # Release rows before pulling the next one low, so two rows are never low while scanning.
+        # Break before make: raise rows before lowering one, so that at no instant do two rows
+        # pull the columns and every column edge belongs to a single row.
         for low in (False, True):
             for row, device in enumerate(self._rows):
                 want_low = selected is None or row == selected
