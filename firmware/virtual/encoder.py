@@ -57,8 +57,3 @@ class VirtualEncoder:
     def release(self) -> None:
         """Open the push switch; the pull-up takes the pin high again."""
         self._push.drive_high()
-
-    @property
-    def pushed(self) -> bool:
-        """True while the push switch is closed."""
-        return not self._push._state
