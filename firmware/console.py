@@ -13,6 +13,7 @@ import queue
 import threading
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import Protocol
 
 from gpiozero import DigitalInputDevice, RotaryEncoder, TonalBuzzer
 from gpiozero.pins import Factory
@@ -49,16 +50,26 @@ DEFAULT_HOLDS: Mapping[ConsoleButton, float] = MappingProxyType(
 )
 """Seconds each button must stay down to be held; DONE has no hold."""
 
+
+class EventSink(Protocol):
+    """Where events go: a `queue.Queue`, also one that carries other messages of the caller's."""
+
+    def put_nowait(self, item: InputEvent, /) -> None:
+        """Take one event without blocking."""
+
+
 BUZZER_TONE = Tone("A6")
 """The buzzer's middle tone (1760 Hz); a beep may go an octave either side."""
 
 
 class Console:
-    """The table's input hardware, reporting `InputEvent`s on `events`.
+    """The table's input hardware, reporting `InputEvent`s on a queue.
 
-    Events are put from gpiozero's callback thread (encoder) and the clock's thread (matrix,
-    holds); `queue.Queue` makes that safe. Pins come from `pin_factory` (gpiozero's default when
-    `None`); `buzzer` is the pin of an optional passive buzzer, which needs a PWM-capable pin.
+    The queue is `events`, unless the caller hands in its own (`events=`, for instance a queue
+    that the application's loop also feeds with its own messages). Events are put from gpiozero's
+    callback thread (encoder) and the clock's thread (matrix, holds); `queue.Queue` makes that
+    safe. Pins come from `pin_factory` (gpiozero's default when `None`); `buzzer` is the pin of
+    an optional passive buzzer, which needs a PWM-capable pin.
 
     The encoder push is debounced here with the clock, like the matrix. It is a plain input and
     not a gpiozero `Button`, whose hold thread wakes every 100 ms even while nothing happens.
@@ -69,7 +80,7 @@ class Console:
         clock: Clock,
         *,
         pin_factory: Factory | None = None,
-        events: queue.Queue[InputEvent] | None = None,
+        events: EventSink | None = None,
         matrix_rows: Sequence[int] = MATRIX_ROWS,
         matrix_columns: Sequence[int] = MATRIX_COLUMNS,
         encoder_a: int = ENCODER_A,
@@ -86,8 +97,11 @@ class Console:
         if debounce_ms < 0:
             raise ValueError("debounce_ms must be 0 or more")
         self._clock = clock
-        self.events: queue.Queue[InputEvent] = queue.Queue() if events is None else events
-        """Where every input event goes, in the order it happened."""
+        self._own_events: queue.Queue[InputEvent] | None = None
+        if events is None:
+            self._own_events = queue.Queue()
+            events = self._own_events
+        self._sink: EventSink = events
         self._holds = dict(holds)
         self._push_hold_s = push_hold_s
         self._debounce_s = debounce_ms / 1000
@@ -133,6 +147,13 @@ class Console:
         except BaseException:
             self.close()
             raise
+
+    @property
+    def events(self) -> queue.Queue[InputEvent]:
+        """The console's own queue of input events, in the order they happened."""
+        if self._own_events is None:
+            raise RuntimeError("this console puts its events on the queue it was given")
+        return self._own_events
 
     @property
     def has_buzzer(self) -> bool:
@@ -215,7 +236,7 @@ class Console:
         self.close()
 
     def _put(self, event: InputEvent) -> None:
-        self.events.put_nowait(event)
+        self._sink.put_nowait(event)
 
     def _matrix_event(self, event: MatrixEvent) -> None:
         with self._lock:

@@ -305,11 +305,15 @@ def test_without_a_buzzer_a_beep_does_nothing() -> None:
 
 
 def test_events_go_to_an_injected_queue() -> None:
-    events: queue.Queue[InputEvent] = queue.Queue()
+    # The application's loop may carry its own messages on the same queue.
+    events: queue.Queue[InputEvent | str] = queue.Queue()
+    events.put_nowait("tick")
     table = build_table(events=events)
-    with table.console:
+    with table.console as console:
         table.encoder.turn(1)
-    assert str(events.get_nowait()) == "encoder +1"
+        with pytest.raises(RuntimeError, match="queue it was given"):
+            _ = console.events
+    assert [str(events.get_nowait()) for _ in range(2)] == ["tick", "encoder +1"]
 
 
 def test_close_is_idempotent_silences_and_frees_the_pins(table: Table) -> None:
