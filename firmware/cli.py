@@ -8,9 +8,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 EXIT_USAGE = 2
-"""Exit code for bad input: a malformed transcript, config or argument."""
+"""Exit code for bad input: a malformed transcript, script or config, or a missing device."""
+
+LANGUAGE_CHOICES = ("en", "es", "pt", "it")
+
+
+def _add_table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="the TOML config file")
+    parser.add_argument("--lang", choices=LANGUAGE_CHOICES, help="the language, for this run")
+    parser.add_argument("--state-dir", type=Path, help="where the saved games are kept")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +41,26 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--strict", action="store_true", help="exit 1 when the rules reject any action"
     )
+
+    sim = commands.add_parser(
+        "sim",
+        help="run the table on virtual hardware",
+        description="Run the whole table on virtual hardware. With --headless --script FILE, a "
+        "virtual clock plays the script and each `dump` prints one JSON line.",
+    )
+    _add_table_options(sim)
+    sim.add_argument("--seed", type=int, help="seed for the keys of new games")
+    sim.add_argument("--headless", action="store_true", help="no window: play a script")
+    sim.add_argument("--script", metavar="FILE", help="the script to play, or - for stdin")
+    sim.add_argument("--oled-png", type=Path, metavar="DIR", help="save the OLED at each dump")
+
+    run = commands.add_parser(
+        "run",
+        help="run the table on the Raspberry Pi's hardware",
+        description="Run the table on the Pi: GPIO switch matrix and console, I2C OLED, "
+        "SPI LED key. Elsewhere, use `sim`.",
+    )
+    _add_table_options(run)
     return parser
 
 
@@ -42,7 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from firmware.replay import run_replay
 
         return run_replay(args.file, seed=args.seed, strict=args.strict)
-    raise AssertionError(f"unhandled command {args.command}")  # argparse allows no other
+    if args.command == "sim":
+        from firmware.sim_command import run_sim
+
+        return run_sim(args)
+    from firmware.run_command import run_table
+
+    return run_table(args)
 
 
 if __name__ == "__main__":

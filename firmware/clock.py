@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
+
+log = logging.getLogger(__name__)
 
 
 class Timer(Protocol):
@@ -120,7 +123,11 @@ class SystemClock:
                     return
                 entry = heapq.heappop(self._queue)
             if not entry.cancelled:
-                entry.callback()
+                try:
+                    entry.callback()
+                except Exception:
+                    # One failing call must not stop every later timer of the table.
+                    log.exception("a delayed call failed")
 
     def close(self) -> None:
         """Stop the scheduler thread; pending calls are dropped. Idempotent."""

@@ -34,6 +34,7 @@ from board_rules.codenames import (
     GameState,
     GiveClue,
     IllegalActionError,
+    Key,
     Penalty,
     Phase,
     Reason,
@@ -43,7 +44,7 @@ from board_rules.codenames import (
     generate_key,
 )
 from firmware import messages as m
-from firmware.clock import Clock, Timer
+from firmware.clock import Clock
 from firmware.events import (
     ButtonHeld,
     ButtonPressed,
@@ -59,7 +60,7 @@ from firmware.events import (
     PadStuck,
 )
 from firmware.i18n import translations
-from firmware.led_pattern import KeyColours, LedStyle, key_pattern
+from firmware.led_pattern import KeyColours, LedStyle, key_pattern, next_blink_edge
 from firmware.menu import Menu, MenuChoice
 from firmware.sand_timer import SandTimer
 from firmware.screens import Screen, TableView, compose
@@ -146,6 +147,9 @@ class Table:
         beeper: Beeper | None = None,
         timing: TimingSettings | None = None,
         wall_clock: Callable[[], float] = time.time,
+        first_key: Key | None = None,
+        language: str | None = None,
+        events: queue.Queue[TableEvent] | None = None,
     ) -> None:
         self._clock = clock
         self._wall_clock = wall_clock
@@ -155,8 +159,12 @@ class Table:
         self._rng = rng
         self._beeper = beeper
         self._timing = timing or TimingSettings()
-        self._events: queue.SimpleQueue[TableEvent] = queue.SimpleQueue()
+        self.events: queue.Queue[TableEvent] = queue.Queue() if events is None else events
+        """Where drivers put input events (the console is handed this queue)."""
         self.settings = settings.with_saved(store.load_settings())
+        if language is not None:
+            # Chosen for this run on the command line: it wins over the saved menu setting.
+            self.settings = replace(self.settings, language=language)
         self._apply_brightness()
         self.rejections: list[Rejection] = []
         """Actions turned down since the table started; a scripted run reads them."""
@@ -170,10 +178,12 @@ class Table:
         self._waking_button: ConsoleButton | None = None
         self._last_input = clock.monotonic()
         self._saving = store.available
-        self._pending: list[Timer] = []
-        self._led_timer: Timer | None = None
+        self._led_due: float | None = None
+        """When the LED key's blinking next changes the picture."""
+        self._first_key = first_key
         self._game, self._game_id, self._log = self._resume()
-        self._schedule(self._timing.sleep_after_s)
+        self._sleep_check = 0.0
+        self._schedule_sleep_check(self._last_input + self._timing.sleep_after_s)
         self._refresh(led=True)
 
     # Start and new games
@@ -190,7 +200,9 @@ class Table:
         return self._new_game()
 
     def _new_game(self) -> tuple[Game, int | None, list[TimedAction]]:
-        game = Game(generate_key(self._rng), self.settings.mode)
+        # A scripted run may fix the first key; every later game draws its own.
+        key, self._first_key = self._first_key or generate_key(self._rng), None
+        game = Game(key, self.settings.mode)
         try:
             game_id: int | None = self._store.start_game(game.key, game.mode)
             self._saving = True
@@ -203,14 +215,14 @@ class Table:
 
     def post(self, event: TableEvent) -> None:
         """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
-        self._events.put(event)
+        self.events.put(event)
 
     def run_pending(self) -> int:
         """Handle every queued event on this thread; returns how many there were."""
         handled = 0
         while True:
             try:
-                event = self._events.get_nowait()
+                event = self.events.get_nowait()
             except queue.Empty:
                 return handled
             self.handle(event)
@@ -224,7 +236,7 @@ class Table:
         while not stop.is_set():
             heartbeat()
             try:
-                event = self._events.get(timeout=heartbeat_s)
+                event = self.events.get(timeout=heartbeat_s)
             except queue.Empty:
                 continue
             self.handle(event)
@@ -378,8 +390,9 @@ class Table:
         if self._beeper is not None:
             self._beeper.beep()
         self._show_notice(now, m.TIME_UP)
+        # Strict timer: the guessing team's time is up. The timeout is saved like any action.
         if self.settings.strict and self.state.phase is Phase.GUESS:
-            return self._play(Timeout(), now) or True
+            return self._play(Timeout(), now)
         return False
 
     # Menu and pad test
@@ -443,7 +456,7 @@ class Table:
             self._asleep = False
             self._waking_button = event.button if isinstance(event, ButtonPressed) else None
             self._screen.set_dimmed(False)
-            self._schedule(self._timing.sleep_after_s)
+            self._schedule_sleep_check(self._last_input + self._timing.sleep_after_s)
             self._refresh(led=True)
         elif isinstance(event, ButtonReleased):
             self._waking_button = None
@@ -457,20 +470,30 @@ class Table:
     # Timers and feedback
 
     def _schedule(self, delay: float) -> None:
-        self._pending.append(self._clock.call_later(delay, lambda: self.post(_Tick())))
+        # A tick only makes the loop look at what is due, so a spare one does no harm and
+        # timers are never cancelled.
+        self._clock.call_later(delay, lambda: self.post(_Tick()))
 
     def _on_tick(self, now: float) -> None:
-        led = False
+        led = self._led_due is not None and now >= self._led_due
         if self._timer is not None and self._timer.running:
             if self._timer.left(now) <= 0:
-                led = self._timer_ran_out(now)
+                led = self._timer_ran_out(now) or led
             else:
                 self._schedule(min(self._timing.timer_redraw_s, self._timer.left(now)))
-        idle = now - self._last_input
-        if not self._asleep and idle >= self._timing.sleep_after_s:
-            self._fall_asleep()
-            return
+        if not self._asleep:
+            sleep_at = self._last_input + self._timing.sleep_after_s
+            if now >= sleep_at:
+                self._fall_asleep()
+                return
+            if self._sleep_check <= now:
+                self._schedule_sleep_check(sleep_at)
         self._refresh(led=led)
+
+    def _schedule_sleep_check(self, at: float) -> None:
+        # One pending check at a time: inputs only move `_last_input`, and the check re-arms.
+        self._sleep_check = at
+        self._schedule(at - self._clock.monotonic())
 
     def _show_notice(self, now: float, *texts: str) -> None:
         self._notice = tuple(self._catalog.gettext(text) for text in texts)
@@ -490,10 +513,16 @@ class Table:
         self._screen.show(compose(self.view(now), self._catalog))
 
     def _draw_key(self, now: float) -> None:
+        style = self._lights.style
         if self._asleep:
-            self._lights.show(key_pattern(self.state, now, self._lights.style).dimmed(SLEEP_DIM))
+            self._lights.show(key_pattern(self.state, now, style).dimmed(SLEEP_DIM))
         else:
             self._lights.render(self.state, now)
+        # The picture changes by itself only at a blink edge: wake up then, not on a frame rate.
+        edge = next_blink_edge(now, style)
+        if self._led_due is None or self._led_due <= now or edge < self._led_due:
+            self._led_due = edge
+            self._schedule(edge - now)
 
     def view(self, now: float) -> TableView:
         """What the screen shows now."""

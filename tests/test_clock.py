@@ -54,3 +54,15 @@ def test_system_clock_runs_a_delayed_call_on_its_thread_and_closes() -> None:
         assert ran.wait(5.0)
         assert clock.monotonic() >= start
     clock.close()  # idempotent
+
+
+def test_a_failing_call_does_not_stop_the_system_clock() -> None:
+    ran = threading.Event()
+
+    def fail() -> None:
+        raise RuntimeError("a driver fault")
+
+    with SystemClock() as clock:
+        clock.call_later(0.0, fail)
+        clock.call_later(0.01, ran.set)
+        assert ran.wait(5.0)

@@ -1,0 +1,120 @@
+"""`codenames-table run`: the table on the Raspberry Pi's own hardware.
+
+GPIO through gpiozero's default pin factory (lgpio on current Raspberry Pi OS), the OLED through
+Blinka's I2C, the LED key through the backend the pin map names. Elsewhere it exits 2 and points
+to `codenames-table sim`. A device that fails to start is reported and replaced by its virtual
+twin, so that the game can still be played: a hardware fault never keeps the table down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import secrets
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from firmware.cli import EXIT_USAGE
+from firmware.clock import SystemClock
+from firmware.config import DEFAULT_PATH, ConfigError, TableConfig, load_config
+from firmware.console import Console
+from firmware.display import DisplayWorker
+from firmware.led_strip import LedBackendError, LedKey, LedStrip, open_strip, open_virtual_strip
+from firmware.oled import Oled
+from firmware.store import GameStore
+from firmware.table import Table, TableEvent, TimingSettings
+
+log = logging.getLogger("firmware.run")
+
+PI_MODEL_FILE = Path("/proc/device-tree/model")
+
+
+def is_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
+    """True on a Raspberry Pi, as its device tree names it."""
+    try:
+        return "Raspberry Pi" in model_file.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+
+
+def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int:
+    """Run the `run` subcommand; returns the exit code."""
+    if not is_raspberry_pi(model_file):
+        print(
+            "codenames-table run: this is not a Raspberry Pi; "
+            "on a desktop, try `codenames-table sim --headless --script FILE`",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    path = args.config or (DEFAULT_PATH if DEFAULT_PATH.exists() else None)
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        print(f"codenames-table run: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    _serve(config, args.state_dir or config.state_dir, args.lang)
+    return 0
+
+
+def _open_strip(config: TableConfig) -> LedStrip:
+    count = config.led_layout.pixel_count
+    try:
+        return open_strip(config.pins.led_backend.value, count)
+    except LedBackendError as error:
+        log.error("LED key not available, playing on without it: %s", error)
+        return open_virtual_strip(count)
+
+
+def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
+    pins = config.pins
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    events: queue.Queue[TableEvent] = queue.Queue()
+    with SystemClock() as clock:
+        console = Console(
+            clock,
+            events=events,
+            matrix_rows=pins.matrix_rows,
+            matrix_columns=pins.matrix_columns,
+            encoder_a=pins.encoder_a,
+            encoder_b=pins.encoder_b,
+            encoder_push=pins.encoder_push,
+            buzzer=pins.buzzer,
+            debounce_ms=config.inputs.debounce_ms,
+            stuck_after_s=config.inputs.stuck_after_s,
+        )
+        oled = Oled(clock, config=config.oled)
+        display = DisplayWorker(oled)
+        lights = LedKey(_open_strip(config), config.led_layout, config.led_style)
+        store = GameStore(state_dir)
+        try:
+            table = Table(
+                clock=clock,
+                store=store,
+                lights=lights,
+                screen=display,
+                rng=secrets.SystemRandom(),
+                settings=config.settings,
+                beeper=console if console.has_buzzer else None,
+                timing=TimingSettings(sleep_after_s=config.sleep_after_s),
+                language=language,
+                events=events,
+            )
+            log.info("table ready")
+            table.run_forever(stop, heartbeat=lambda: None)
+        finally:
+            console.close()
+            display.close()
+            oled.close()
+            lights.close()
+            store.close()

@@ -1,0 +1,235 @@
+"""Headless scripts: the whole table on virtual hardware and a virtual clock, driven by text.
+
+    key RRRRR/RRRRB/BBBBB/BBNNN/NNNNA   # optional, first line: the key of the first game
+    press C3            # press card pad C3, release after 0.1 s (or: press C3 2.5)
+    button done         # done | penalty | undo | new | timer, optional hold seconds
+    turn +3             # encoder detents, + or -
+    push                # encoder push, optional hold seconds
+    wait 2.5            # virtual time passes
+    power-cut           # the table dies without shutting down and starts again
+    dump                # print one JSON line: game, leds, strip, oled
+
+A script of minutes runs in well under a second and prints the same every time. A line that
+cannot be read raises `ScriptError` with its number before anything runs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from board_rules.codenames import ALL_COORDS, Coord, InvalidCoordError, InvalidKeyError, Key
+from firmware.clock import VirtualClock
+from firmware.config import TableConfig
+from firmware.events import ConsoleButton
+from firmware.led_layout import Side
+from firmware.virtual_table import PRESS_S, VirtualTable
+
+VERBS = ("key", "press", "button", "turn", "push", "wait", "power-cut", "dump")
+MAX_HOLD_S = 600.0
+"""Longest press or wait a line may ask for, so that a typo cannot hang a run."""
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be read; `line` counts from 1."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a script: what to do, and where it stands."""
+
+    line: int
+    verb: str
+    argument: Any = None
+    seconds: float = PRESS_S
+
+
+def _seconds(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{what} must be a number of seconds, not {text!r}") from None
+    if not 0 <= value <= MAX_HOLD_S:
+        raise ValueError(f"{what} must be from 0 to {MAX_HOLD_S:g} seconds, not {text}")
+    return value
+
+
+def _optional_hold(args: list[str]) -> float:
+    if len(args) > 1:
+        raise ValueError("takes at most one hold time")
+    return _seconds(args[0], "a hold") if args else PRESS_S
+
+
+def _parse_step(number: int, verb: str, args: list[str]) -> Step:
+    if verb == "press":
+        if not args:
+            raise ValueError("press takes a card, as in: press C3")
+        try:
+            coord = Coord.parse(args[0])
+        except InvalidCoordError as error:
+            raise ValueError(str(error)) from None
+        return Step(number, verb, coord, _optional_hold(args[1:]))
+    if verb == "button":
+        names = ", ".join(button.value for button in ConsoleButton)
+        if not args or args[0].lower() not in {b.value for b in ConsoleButton}:
+            raise ValueError(f"button takes one of {names}")
+        return Step(number, verb, ConsoleButton(args[0].lower()), _optional_hold(args[1:]))
+    if verb == "turn":
+        if len(args) != 1 or not args[0].lstrip("+-").isdigit() or args[0][0] not in "+-":
+            raise ValueError("turn takes signed detents, as in: turn +3 or turn -1")
+        return Step(number, verb, int(args[0]))
+    if verb == "push":
+        return Step(number, verb, None, _optional_hold(args))
+    if verb == "wait":
+        if len(args) != 1:
+            raise ValueError("wait takes seconds, as in: wait 2.5")
+        return Step(number, verb, None, _seconds(args[0], "a wait"))
+    if verb in ("power-cut", "dump"):
+        if args:
+            raise ValueError(f"{verb} takes no argument")
+        return Step(number, verb)
+    raise ValueError(
+        f"unknown command {verb!r}: expected press, button, turn, push, wait, power-cut or dump"
+    )
+
+
+def parse_script(text: str) -> tuple[Key | None, list[Step]]:
+    """Read a whole script; the first bad line raises `ScriptError`."""
+    key: Key | None = None
+    steps: list[Step] = []
+    seen_anything = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        verb, args = words[0].lower(), words[1:]
+        try:
+            if verb == "key":
+                if seen_anything:
+                    raise ValueError("the key must be the first line")
+                key = Key.parse(" ".join(args))
+            else:
+                steps.append(_parse_step(number, verb, args))
+        except (ValueError, InvalidKeyError) as error:
+            raise ScriptError(number, str(error)) from error
+        seen_anything = True
+    return key, steps
+
+
+@dataclass
+class _Rejected:
+    line: int
+    action: str
+    reason: str
+    key: str
+
+
+class ScriptRunner:
+    """Plays steps on a virtual table, writing each dump as one JSON line to `out`."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        state_dir: Path,
+        *,
+        seed: int | None,
+        out: TextIO,
+        oled_png_dir: Path | None = None,
+        first_key: Key | None = None,
+        language: str | None = None,
+    ) -> None:
+        self._config = config
+        self._language = language
+        self._state_dir = state_dir
+        self._rng = random.Random(seed)
+        self._out = out
+        self._png_dir = oled_png_dir
+        self._dumps = 0
+        self._rejected: list[_Rejected] = []
+        self.table = self._boot(VirtualClock(), first_key)
+
+    def _boot(self, clock: VirtualClock, first_key: Key | None = None) -> VirtualTable:
+        return VirtualTable(
+            self._config,
+            self._state_dir,
+            rng=self._rng,
+            clock=clock,
+            first_key=first_key,
+            language=self._language,
+        )
+
+    def run(self, steps: list[Step]) -> None:
+        """Play every step in order."""
+        for step in steps:
+            seen = len(self.table.table.rejections)
+            self._play(step)
+            for rejection in self.table.table.rejections[seen:]:
+                key = str(self.table.table.state.key)
+                self._rejected.append(
+                    _Rejected(step.line, str(rejection.action), rejection.reason.value, key)
+                )
+
+    def _play(self, step: Step) -> None:
+        table = self.table
+        if step.verb == "press":
+            table.press_pad(step.argument, step.seconds)
+        elif step.verb == "button":
+            table.press_button(step.argument, step.seconds)
+        elif step.verb == "turn":
+            table.turn(step.argument)
+        elif step.verb == "push":
+            table.push(step.seconds)
+        elif step.verb == "wait":
+            table.wait(step.seconds)
+        elif step.verb == "power-cut":
+            # No close(): the devices simply stop. Time goes on from where it was.
+            self.table = self._boot(VirtualClock(start=table.clock.monotonic()))
+        else:
+            self._dump()
+
+    def _dump(self) -> None:
+        self._out.write(json.dumps(self.snapshot(), ensure_ascii=False) + "\n")
+        self._dumps += 1
+        if self._png_dir is not None:
+            self._png_dir.mkdir(parents=True, exist_ok=True)
+            image = self.table.chip.visible_image()
+            image.save(self._png_dir / f"dump-{self._dumps:03d}.png")
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a `dump` prints now."""
+        table = self.table
+        state = table.table.state
+        key = str(state.key)
+        rejected = [
+            {"line": r.line, "action": r.action, "reason": r.reason}
+            for r in self._rejected
+            if r.key == key
+        ]
+        shown = table.pixel_strip.shown_rgb()
+        layout = table.lights.layout
+
+        def hex_colour(index: int) -> str:
+            r, g, b = shown[index]
+            return f"#{r:02x}{g:02x}{b:02x}"
+
+        leds = {str(coord): hex_colour(layout.index(coord)) for coord in ALL_COORDS}
+        leds["edge"] = hex_colour(layout.edge_index(Side.TOP))
+        screen = table.display.screen
+        return {
+            "game": {**state.to_dict(), "rejected": rejected},
+            "leds": leds,
+            "strip": [hex_colour(index) for index in range(len(shown))],
+            "oled": [] if screen is None else screen.text_lines,
+        }
+
+    def close(self) -> None:
+        """Stop the virtual table; idempotent."""
+        self.table.close()
