@@ -45,7 +45,8 @@ class TableConfig:
     pins: PinMap = field(default_factory=load_pin_map)
     led_layout: LedLayout = field(default_factory=LedLayout)
     led_style: LedStyle = field(default_factory=LedStyle)
-    oled: OledConfig = field(default_factory=OledConfig)
+    oled: OledConfig = field(default_factory=lambda: OledConfig(dim_after=None))
+    """The table dims the OLED itself when it sleeps, so the driver's own idle dimming is off."""
     inputs: InputConfig = field(default_factory=InputConfig)
     settings: TableSettings = field(default_factory=TableSettings)
     """Defaults of the menu's settings; values saved from the menu win over them."""
@@ -134,7 +135,9 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         led_layout=layout,
         led_style=style,
         inputs=InputConfig(**inputs),
-        oled=replace(OledConfig(), **oled, shift_every=shift or None, dim_after=None),
+        oled=replace(
+            config.oled, **oled, shift_every=shift or None, address=config.pins.oled_address
+        ),
         sleep_after_s=float(table.get("sleep_after_s", config.sleep_after_s)),
         state_dir=Path(table.get("state_dir", config.state_dir)),
     )
@@ -162,6 +165,8 @@ def _led(data: Any, source: str) -> tuple[LedLayout, LedStyle]:
     for name in data:
         if name not in ("layout", "style"):
             raise ConfigError(f"{source}: led.{name}: unknown key (known: layout, style)")
+    if isinstance(data.get("style"), Mapping) and "brightness" in data["style"]:
+        raise ConfigError(f"{source}: led.style.brightness: set [table] brightness (1-5) instead")
     parts: dict[str, Any] = {}
     for part, reader in (("layout", LedLayout.from_mapping), ("style", LedStyle.from_mapping)):
         table = data.get(part, {})

@@ -30,7 +30,9 @@ from firmware.virtual_table import PRESS_S, VirtualTable
 
 VERBS = ("key", "press", "button", "turn", "push", "wait", "power-cut", "dump")
 MAX_HOLD_S = 600.0
-"""Longest press or wait a line may ask for, so that a typo cannot hang a run."""
+"""Longest press a line may ask for."""
+MAX_WAIT_S = 86_400.0
+"""Longest wait a line may ask for (a day of virtual time), so that a typo cannot hang a run."""
 
 
 class ScriptError(ValueError):
@@ -52,13 +54,13 @@ class Step:
     seconds: float = PRESS_S
 
 
-def _seconds(text: str, what: str) -> float:
+def _seconds(text: str, what: str, limit: float = MAX_HOLD_S) -> float:
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"{what} must be a number of seconds, not {text!r}") from None
-    if not 0 <= value <= MAX_HOLD_S:
-        raise ValueError(f"{what} must be from 0 to {MAX_HOLD_S:g} seconds, not {text}")
+    if not 0 <= value <= limit:
+        raise ValueError(f"{what} must be from 0 to {limit:g} seconds, not {text}")
     return value
 
 
@@ -91,7 +93,7 @@ def _parse_step(number: int, verb: str, args: list[str]) -> Step:
     if verb == "wait":
         if len(args) != 1:
             raise ValueError("wait takes seconds, as in: wait 2.5")
-        return Step(number, verb, None, _seconds(args[0], "a wait"))
+        return Step(number, verb, None, _seconds(args[0], "a wait", MAX_WAIT_S))
     if verb in ("power-cut", "dump"):
         if args:
             raise ValueError(f"{verb} takes no argument")

@@ -83,8 +83,8 @@ class VirtualTable:
         self.display = ImmediateDisplay(self.oled)
         self.strip = open_virtual_strip(config.led_layout.pixel_count)
         self.lights = LedKey(self.strip, config.led_layout, config.led_style)
-        self.store = GameStore(state_dir, wall_clock=self._wall_time)
         self._wall_start = wall_clock_start
+        self.store = GameStore(state_dir, wall_clock=self._wall_time)
         self.table = Table(
             clock=self.clock,
             store=self.store,

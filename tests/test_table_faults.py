@@ -1,0 +1,178 @@
+"""Faults the table plays through: a lost OLED, a failing LED strip, a bad disk, a bad config."""
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from board_rules.codenames import Coord, Key
+from firmware.config import TableConfig
+from firmware.oled import OledConfig
+from firmware.oled_render import render_screen
+from firmware.store import DATABASE_NAME
+from firmware.virtual_table import VirtualTable
+
+from .table_scripts import KEY_LINE
+
+KEY = Key.parse(KEY_LINE.split()[1])
+# No burn-in shift, so the chip's memory can be compared with the rendered screen.
+STILL = replace(TableConfig(), oled=OledConfig(shift_every=None, dim_after=None))
+
+
+def table(state_dir: Path, config: TableConfig = STILL) -> VirtualTable:
+    return VirtualTable(config, state_dir, rng=random.Random(3), first_key=KEY)
+
+
+def announce(vt: VirtualTable, detents: int = 1) -> None:
+    vt.turn(detents)
+    vt.push()
+
+
+def shows_current_screen(vt: VirtualTable) -> bool:
+    screen = vt.display.screen
+    assert screen is not None
+    return vt.chip.to_image().tobytes() == render_screen(screen).tobytes()
+
+
+def test_an_oled_outage_mid_game_loses_nothing_and_the_screen_comes_back(tmp_path: Path) -> None:
+    with table(tmp_path) as vt:
+        announce(vt)
+        vt.bus.unplug(vt.config.oled.address)
+        vt.press_pad(Coord.parse("A1"))
+        vt.press_pad(Coord.parse("C4"))
+        assert vt.table.state.to_dict()["covered"] == {"A1": "red", "C4": "bystander"}
+        assert not vt.oled.is_up
+        vt.bus.replug(vt.config.oled.address)
+        vt.wait(35.0)  # longer than the longest back-off
+        assert vt.oled.is_up
+        assert shows_current_screen(vt)
+
+
+def test_an_i2c_fault_storm_never_changes_the_game(tmp_path: Path) -> None:
+    with table(tmp_path) as vt:
+        vt.bus.fail_fraction(0.3, random.Random(5))
+        announce(vt, 8)  # clue 9
+        for card in ("A1", "B1", "C1", "D1"):
+            vt.press_pad(Coord.parse(card))
+        assert vt.table.state.guesses_made == 4
+        vt.bus.fail_fraction(0.0, random.Random(5))
+        vt.wait(35.0)
+        assert shows_current_screen(vt)
+
+
+def test_a_failing_led_strip_never_stops_the_game_and_recovers(tmp_path: Path) -> None:
+    with table(tmp_path) as vt:
+        announce(vt)
+        vt.pixel_strip.fail_next_show(times=3)
+        vt.press_pad(Coord.parse("A1"))
+        vt.press_pad(Coord.parse("B1"))
+        assert vt.table.state.guesses_made == 2
+        vt.wait(2.0)  # blinking redraws the key a few times
+        assert not vt.lights.failing
+        covered = vt.pixel_strip.shown_rgb()[vt.lights.layout.index(Coord.parse("A1"))]
+        uncovered = vt.pixel_strip.shown_rgb()[vt.lights.layout.index(Coord.parse("C1"))]
+        assert 0 < covered.r < uncovered.r
+
+
+def test_without_a_usable_state_directory_the_table_plays_on_in_memory(tmp_path: Path) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("not a directory")
+    with table(blocker) as vt:
+        assert not vt.table.saving
+        announce(vt)
+        vt.press_pad(Coord.parse("A1"))
+        assert vt.table.state.guesses_made == 1
+        screen = vt.display.screen
+        assert screen is not None and screen.footer == "Not saving!"
+
+
+def test_a_corrupt_database_is_moved_aside_and_a_new_game_starts(tmp_path: Path) -> None:
+    (tmp_path / DATABASE_NAME).write_bytes(b"\x00garbage" * 512)
+    with table(tmp_path) as vt:
+        assert vt.table.saving
+        assert vt.store.moved_aside is not None and vt.store.moved_aside.exists()
+        announce(vt)
+        vt.press_pad(Coord.parse("A1"))
+    with table(tmp_path) as vt:
+        assert vt.table.state.to_dict()["covered"] == {"A1": "red"}
+
+
+def test_a_saved_game_that_no_longer_replays_gives_way_to_a_new_one(tmp_path: Path) -> None:
+    import sqlite3
+
+    with table(tmp_path) as vt:
+        announce(vt)
+        vt.press_pad(Coord.parse("A1"))
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        conn.execute("UPDATE actions SET action = 'touch A1' WHERE seq = 0")  # before any clue
+    with table(tmp_path) as vt:
+        assert vt.table.state.covered == frozenset()
+        assert vt.table.state.phase.value == "clue"
+
+
+def test_asleep_the_oled_is_dimmed_and_waking_brightens_it(tmp_path: Path) -> None:
+    with table(tmp_path) as vt:
+        bright = vt.chip.contrast
+        vt.wait(601.0)
+        assert vt.table.asleep
+        assert vt.chip.contrast < bright
+        vt.press_pad(Coord.parse("A1"))
+        assert not vt.table.asleep
+        assert vt.chip.contrast == bright
+
+
+def sim(
+    tmp_path: Path, config_text: str, script: str = "dump\n"
+) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "config.toml"
+    config.write_text(config_text, encoding="utf-8")
+    path = tmp_path / "script.txt"
+    path.write_text(script, encoding="utf-8")
+    command = ["sim", "--headless", "--script", str(path), "--config", str(config)]
+    return subprocess.run(
+        [sys.executable, "-m", "firmware.cli", *command],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_bad_config_exits_2_naming_the_key(tmp_path: Path) -> None:
+    cases = {
+        "[table]\nlanguage = 'fr'\n": "table.language",
+        "[table]\ncolour = 'red'\n": "table.colour: unknown key",
+        "[oled]\ncontrast = 'high'\n": "oled.contrast",
+        "[led.layout]\nrotation = 45\n": "led.layout.rotation",
+        "[lights]\n": "lights: unknown section",
+        "[table\n": "not valid TOML",
+    }
+    for text, named in cases.items():
+        result = sim(tmp_path, text)
+        assert result.returncode == 2, text
+        assert named in result.stderr, (text, result.stderr)
+        assert result.stdout == ""
+
+
+def test_a_pin_clash_in_the_config_exits_2(tmp_path: Path) -> None:
+    pinout = (Path(__file__).parents[1] / "hardware" / "pinout.toml").read_text()
+    # The default pin map as a config's [pins] table, with encoder A moved onto a matrix column.
+    clashing = pinout.replace("\n[", "\n[pins.").replace("a = 16", "a = 17", 1)
+    result = sim(tmp_path, clashing)
+    assert result.returncode == 2
+    assert "pins." in result.stderr and "17" in result.stderr
+
+
+def test_a_malformed_script_exits_2_naming_the_line(tmp_path: Path) -> None:
+    result = sim(tmp_path, "", "dump\npress Z9\n")
+    assert result.returncode == 2
+    assert "script.txt:2:" in result.stderr
+    assert result.stdout == ""
+
+
+def test_run_outside_a_pi_exits_2_and_points_to_sim(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "run"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert "sim" in result.stderr
