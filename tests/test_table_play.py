@@ -1,5 +1,6 @@
 """The table application played end to end through headless scripts on virtual hardware."""
 
+import json
 from pathlib import Path
 
 from board_rules.codenames import Mode
@@ -148,3 +149,15 @@ def test_a_whole_coop_game_with_covers_and_a_score(tmp_path: Path) -> None:
     assert covered["game"]["covered"]["E2"] == "blue"
     assert (won["game"]["winner"], won["game"]["score"]) == ("red", 7)
     assert won["oled"][:3] == ["Mission accomplished", "Score: 7", "Master spies"]
+
+
+def test_the_readme_script_example_prints_what_the_readme_shows(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    script = readme.split("<!-- script -->\n```\n", 1)[1].split("```", 1)[0]
+    shown = readme.split("prints two lines; the second, shortened here:\n\n```json\n", 1)[1]
+    first, second = play(script, tmp_path)
+    assert first["game"]["covered"] == {"A1": "red"}
+    assert json.dumps(second["oled"], ensure_ascii=False) in shown
+    assert json.dumps(second["game"]["covered"]) in shown
+    for coord in ("A1", "B1", "C4", "E5", "edge"):
+        assert f'"{coord}": "{second["leds"][coord]}"' in shown

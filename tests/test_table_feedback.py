@@ -1,0 +1,103 @@
+"""Feedback: saved before the LED key, the LED key before the OLED, and a slow OLED holds up
+nothing; hardware events get their message."""
+
+import random
+import sqlite3
+import threading
+from pathlib import Path
+
+from board_rules.codenames import Coord, Key
+from firmware.clock import VirtualClock
+from firmware.config import TableConfig
+from firmware.display import DisplayWorker
+from firmware.oled import Oled
+from firmware.screens import Screen
+from firmware.store import DATABASE_NAME
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.ssd1306 import VirtualSSD1306
+from firmware.virtual_table import VirtualTable
+
+from .table_scripts import KEY_LINE
+
+KEY = Key.parse(KEY_LINE.split()[1])
+
+
+def saved_actions(state_dir: Path) -> int:
+    with sqlite3.connect(state_dir / DATABASE_NAME) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+def test_each_action_is_saved_before_the_led_key_which_comes_before_the_oled(
+    tmp_path: Path,
+) -> None:
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+        vt.turn(1)
+        vt.push()
+        seen: list[tuple[str, int, int]] = []
+        real_show = vt.pixel_strip.show
+
+        def show() -> None:
+            seen.append(("led", saved_actions(tmp_path), vt.bus.bytes_written))
+            real_show()
+
+        vt.pixel_strip.show = show  # type: ignore[method-assign]
+        oled_bytes = vt.bus.bytes_written
+        vt.press_pad(Coord.parse("A1"))
+        first_led = seen[0]
+        assert first_led[1] == 2  # the clue and the touch were saved before the key lit
+        assert first_led[2] == oled_bytes  # and the OLED had not been written yet
+        assert vt.bus.bytes_written > oled_bytes
+
+
+def test_a_slow_oled_never_holds_up_the_caller_and_ends_on_the_latest_screen() -> None:
+    gate = threading.Event()
+    bus = VirtualI2C(pace=lambda seconds: gate.wait(10.0))
+    chip = VirtualSSD1306()
+    bus.attach(0x3C, chip)
+    gate.set()  # let the initialisation through
+    oled = Oled(VirtualClock(), i2c=bus)
+    gate.clear()  # from now on every transfer hangs until released
+    worker = DisplayWorker(oled)
+    try:
+        screens = [Screen(title=f"screen {n}") for n in range(20)]
+        for screen in screens:
+            worker.show(screen)  # returns at once although the bus is stuck
+        assert worker.screen == screens[-1]
+        gate.set()
+        assert worker.wait_idle(10.0)
+    finally:
+        gate.set()
+        worker.close()
+        oled.close()
+    from firmware.oled_render import render_screen
+
+    assert chip.to_image().tobytes() == render_screen(screens[-1]).tobytes()
+
+
+def test_two_pads_at_once_are_refused_with_a_message(tmp_path: Path) -> None:
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+        vt.turn(1)
+        vt.push()
+        vt.circuit.press_pad(Coord.parse("A1"))
+        vt.circuit.press_pad(Coord.parse("B1"))
+        vt.wait(0.2)
+        vt.circuit.release_pad(Coord.parse("A1"))
+        vt.circuit.release_pad(Coord.parse("B1"))
+        vt.wait(0.1)
+        assert vt.table.state.covered == frozenset()
+        screen = vt.display.screen
+        assert screen is not None
+        assert screen.lines[:2] == ("Two cards at once", "Press one card only")
+
+
+def test_a_stuck_pad_is_named_and_the_others_still_work(tmp_path: Path) -> None:
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+        vt.turn(1)
+        vt.push()
+        vt.circuit.press_pad(Coord.parse("C2"))
+        vt.wait(10.5)
+        screen = vt.display.screen
+        assert screen is not None and screen.lines[0] == "Card C2 is stuck"
+        assert vt.table.state.guesses_made == 1  # the press itself counted, once
+        vt.press_pad(Coord.parse("A1"))
+        assert vt.table.state.to_dict()["covered"] == {"A1": "red", "C2": "red"}
