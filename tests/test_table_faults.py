@@ -176,3 +176,23 @@ def test_run_outside_a_pi_exits_2_and_points_to_sim(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "sim" in result.stderr
+
+
+def test_sim_prints_the_same_every_time_and_saves_the_oled_as_png(tmp_path: Path) -> None:
+    from PIL import Image
+
+    script = f"{KEY_LINE}\npush\npress A1\ndump\nwait 700\npress B1\ndump\n"
+    first = sim(tmp_path, "", script)
+    again = sim(tmp_path, "", script)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == again.stdout
+    assert len(first.stdout.splitlines()) == 2
+    pngs = tmp_path / "pngs"
+    path = tmp_path / "script.txt"
+    command = ["sim", "--headless", "--script", str(path), "--oled-png", str(pngs)]
+    subprocess.run([sys.executable, "-m", "firmware.cli", *command], check=True)
+    images = sorted(pngs.glob("*.png"))
+    assert [p.name for p in images] == ["dump-001.png", "dump-002.png"]
+    with Image.open(images[0]) as image:
+        assert image.size == (128, 64)
+        assert image.getbbox() is not None  # something is lit
