@@ -98,3 +98,5 @@ def test_replaying_the_applied_actions_rebuilds_the_same_game(
     again = Game.replay(game.key, game.mode, game.applied)
     assert again.state == game.state
     assert again.state.to_json() == game.state.to_json()
+    # Without the undos and what they took back, the same game.
+    assert Game.replay(game.key, game.mode, game.standing).state == game.state

@@ -333,3 +333,5 @@ def test_a_game_is_the_fold_of_its_applied_actions_undos_included() -> None:
     assert again.state == game.state
     assert again.applied == game.applied
     assert len(game.applied) == 7
+    assert [str(a) for a in game.standing] == ["clue 2", "touch C4", "cover A3"]
+    assert Game.replay(game.key, game.mode, game.standing).state == game.state

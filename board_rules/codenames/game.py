@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from board_rules.codenames.actions import Action, Undo
+from board_rules.codenames.actions import Action, PlayAction, Undo
 from board_rules.codenames.errors import IllegalActionError
 from board_rules.codenames.key import Key
 from board_rules.codenames.reasons import Reason
@@ -29,6 +29,7 @@ class Game:
     def __init__(self, key: Key, mode: Mode = Mode.STANDARD) -> None:
         # One state per action still standing: undo pops, so it never re-runs the rules.
         self._states: list[GameState] = [GameState.start(key, mode)]
+        self._standing: list[PlayAction] = []
         self._applied: list[Action] = []
 
     @classmethod
@@ -60,6 +61,11 @@ class Game:
         """Every action accepted so far, undos included, in order: what a save file holds."""
         return tuple(self._applied)
 
+    @property
+    def standing(self) -> tuple[PlayAction, ...]:
+        """The actions that still stand: those applied, less those taken back by undo."""
+        return tuple(self._standing)
+
     def play(self, action: Action) -> GameState:
         """Apply `action` and return the new state, or raise `IllegalActionError` and change
         nothing.
@@ -71,7 +77,9 @@ class Game:
             if len(self._states) == 1:
                 raise IllegalActionError(Reason.NOTHING_TO_UNDO)
             self._states.pop()
+            self._standing.pop()
         else:
             self._states.append(apply(self.state, action))
+            self._standing.append(action)
         self._applied.append(action)
         return self.state
