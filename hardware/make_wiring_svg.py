@@ -50,7 +50,7 @@ POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
 POWER_NOTES = {
     1: "OLED VCC",
     2: "unused (LEDs: own supply)",
-    4: "unused (LEDs: own supply)",
+    4: "buzzer +",
     6: "OLED GND",
     17: "encoder +",
     20: "LED supply GND",
@@ -378,8 +378,9 @@ def _draw_buzzer(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
         "Passive buzzer (optional)",
         [
             (f"{_net(pins.buzzer)} → 1 kΩ → NPN base", "buzzer"),
-            ("NPN (2N3904, BC547): emitter → GND", "GND"),
-            ("collector → buzzer − ; buzzer + → 5 V", "5V"),
+            ("NPN (2N3904, BC547) emitter → GND · pin 34", "GND"),
+            ("NPN collector → buzzer −", "buzzer"),
+            ("buzzer + → 5V · pin 4", "5V"),
             ("1N4148 across the buzzer,", "buzzer"),
             ("cathode to 5 V (magnetic buzzers)", "buzzer"),
         ],
