@@ -35,6 +35,9 @@ BCM_GPIO_RANGE = range(28)
 LED_SPI_DATA = 10
 """SPI0 MOSI, the only pin an SPI-driven WS2812 chain can use on every Pi model."""
 
+OLED_I2C_BUS = 1
+"""I2C1 on GPIO 2 and 3: the bus `firmware.oled` opens (Blinka's `board.SCL`, `board.SDA`)."""
+
 RESERVED_PINS: Mapping[int, str] = MappingProxyType(
     {
         0: "ID_SD, the HAT ID EEPROM bus",
@@ -168,7 +171,7 @@ class PinMap:
     """The passive buzzer's transistor, or None when the table has no buzzer."""
 
     i2c_bus: int
-    """Linux I2C bus number of the OLED (1 is I2C1 on GPIO 2 and 3)."""
+    """Linux I2C bus number of the OLED: always `OLED_I2C_BUS`, written out so the file says so."""
 
     oled_address: int
     """7-bit I2C address of the SSD1306."""
@@ -188,8 +191,12 @@ class PinMap:
                 f"the {self.led_backend.value} backend drives SPI0 MOSI, so the LED data pin "
                 f"must be GPIO {LED_SPI_DATA}, not {self.led_data}",
             )
-        if self.i2c_bus < 0:
-            raise PinMapError("oled.bus", f"must be a bus number ≥ 0, not {self.i2c_bus}")
+        if self.i2c_bus != OLED_I2C_BUS:
+            # The driver opens I2C1 and nothing else: another number would be ignored silently.
+            raise PinMapError(
+                "oled.bus",
+                f"the OLED driver uses I2C bus {OLED_I2C_BUS} (GPIO 2 and 3), not {self.i2c_bus}",
+            )
         if self.oled_address not in _OLED_ADDRESSES:
             raise PinMapError(
                 "oled.address",
@@ -212,8 +219,7 @@ class PinMap:
     def uses(self) -> tuple[PinUse, ...]:
         """Every header GPIO the table is wired to, the OLED's I2C pins included."""
         uses = list(self._gpio_uses())
-        if self.i2c_bus == 1:
-            uses[-1:-1] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
+        uses[-1:-1] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
         return tuple(uses)
 
 

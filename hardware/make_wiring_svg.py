@@ -345,20 +345,14 @@ def _draw_encoder(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
 
 
 def _draw_oled(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
-    if pins.i2c_bus == 1:
-        bus = [
-            (f"SDA → {_net(2)}", "oled"),
-            (f"SCL → {_net(3)}", "oled"),
-        ]
-    else:
-        bus = [(f"SDA, SCL → I2C bus {pins.i2c_bus}", "oled")]
     _draw_part(
         drawing,
         (x, y),
         240,
         "OLED SSD1306 128 × 64",
         [
-            *bus,
+            (f"SDA → {_net(2)}", "oled"),
+            (f"SCL → {_net(3)}", "oled"),
             ("VCC → 3V3 · pin 1", "3V3"),
             ("GND → GND · pin 6", "GND"),
             (f"I2C bus {pins.i2c_bus}, address {pins.oled_address:#04x}", "oled"),

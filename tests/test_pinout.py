@@ -193,7 +193,7 @@ BAD_MAPS = {
     "LED data on MISO": (_set("led", "data", 9), "led.data", "(SPI0 MISO"),
     "unknown backend": (_set("led", "backend", "pwm"), "led.backend", 'unknown backend "pwm"'),
     "backend not a string": (_set("led", "backend", 1), "led.backend", "got an integer"),
-    "negative I2C bus": (_set("oled", "bus", -1), "oled.bus", "bus number ≥ 0"),
+    "I2C bus the driver does not open": (_set("oled", "bus", 0), "oled.bus", "bus 1 (GPIO 2"),
     "OLED address too high": (_set("oled", "address", 0x78), "oled.address", "not 0x78"),
     "OLED address reserved": (_set("oled", "address", 0x03), "oled.address", "not 0x03"),
 }
