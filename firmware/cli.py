@@ -61,6 +61,27 @@ def build_parser() -> argparse.ArgumentParser:
         "SPI LED key. Elsewhere, use `sim`.",
     )
     _add_table_options(run)
+
+    selftest = commands.add_parser(
+        "selftest",
+        help="check the table's hardware, guided on the OLED",
+        description="Light each LED in red, green and blue, draw a test pattern on the OLED, then "
+        "ask for each switch and the encoder in turn; exit 1 on any fault.",
+    )
+    selftest.add_argument("--config", type=Path, help="the TOML config file")
+    selftest.add_argument(
+        "--wait", type=float, default=10.0, metavar="S", help="seconds to wait for each switch"
+    )
+
+    stats = commands.add_parser(
+        "stats",
+        help="how the table is used, from the saved games",
+        description="Games played by mode, wins per team, assassin endings, average length and "
+        "turns, guesses per clue and co-op scores, from the saved games.",
+    )
+    stats.add_argument("--config", type=Path, help="the TOML config file (for the state dir)")
+    stats.add_argument("--state-dir", type=Path, help="where the saved games are kept")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -75,6 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from firmware.sim_command import run_sim
 
         return run_sim(args)
+    if args.command == "selftest":
+        from firmware.selftest import run_selftest
+
+        return run_selftest(args)
+    if args.command == "stats":
+        from firmware.stats import run_stats
+
+        return run_stats(args)
     from firmware.run_command import run_table
 
     return run_table(args)

@@ -76,6 +76,11 @@ PAD_TEST = N_("Pad test")
 PRESS_ANY_PAD = N_("Press pads and buttons")
 HOLD_PUSH_TO_EXIT = N_("Hold push: exit")
 MENU = N_("Menu")
+SELF_TEST = N_("Self-test")
+TURN_CLOCKWISE = N_("Turn right one click")
+PUSH_ENCODER = N_("Push the knob")
+LED_CHECK = N_("Check every LED")
+SCREEN_CHECK = N_("Check the screen")
 MODE_STANDARD = N_("Standard")
 MODE_COOP = N_("Co-op")
 ON = N_("on")
@@ -115,6 +120,11 @@ def coop_agents_line(catalog: GNUTranslations, own: int, enemy: int) -> str:
 def score_line(catalog: GNUTranslations, score: int) -> str:
     """The co-op score."""
     return catalog.gettext("Score: {score}").format(score=score)
+
+
+def press_line(catalog: GNUTranslations, switch: str) -> str:
+    """The self-test's request for one switch: a card (`C3`) or a button (`DONE`)."""
+    return catalog.gettext("Press {switch}").format(switch=switch)
 
 
 def stuck_line(catalog: GNUTranslations, card: str) -> str:

@@ -80,14 +80,34 @@ class SavedGame:
 class GameStore:
     """The database of saved games and settings under a state directory."""
 
-    def __init__(self, state_dir: Path, wall_clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        wall_clock: Callable[[], float] = time.time,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.path = state_dir / DATABASE_NAME
         self._wall_clock = wall_clock
         self._conn: sqlite3.Connection | None = None
         self._saved: dict[int, int] = {}  # game id → actions already written
         self.moved_aside: Path | None = None
         """Where a corrupt or unopenable database was moved, if it was."""
-        self._open(state_dir)
+        if read_only:
+            self._open_read_only()
+        else:
+            self._open(state_dir)
+
+    def _open_read_only(self) -> None:
+        # For staff tools beside a running table: never create, repair or move anything.
+        try:
+            self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            self._conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        except sqlite3.Error as error:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            raise StoreError(f"cannot read {self.path}: {error}") from error
 
     @property
     def available(self) -> bool:

@@ -1,0 +1,75 @@
+"""The Raspberry Pi's own devices, opened from the config: console, OLED and LED key.
+
+`codenames-table run` and `codenames-table selftest` share this. A device that fails to open is
+reported and replaced by its virtual twin, so that the table can still be played (or tested)
+without it: a hardware fault never keeps the table down.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.clock import Clock
+from firmware.config import TableConfig
+from firmware.console import Console
+from firmware.led_strip import LedBackendError, LedKey, LedStrip, open_strip, open_virtual_strip
+from firmware.oled import Oled
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PiDevices:
+    """The devices of one table; `close` them (or use `with`)."""
+
+    console: Console
+    oled: Oled
+    lights: LedKey
+
+    def close(self) -> None:
+        """Close every device; idempotent."""
+        self.console.close()
+        self.oled.close()
+        self.lights.close()
+
+    def __enter__(self) -> PiDevices:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _open_strip(config: TableConfig) -> LedStrip:
+    count = config.led_layout.pixel_count
+    try:
+        return open_strip(config.pins.led_backend.value, count)
+    except LedBackendError as error:
+        log.error("LED key not available, going on without it: %s", error)
+        return open_virtual_strip(count)
+
+
+def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any]) -> PiDevices:
+    """Open the console (input events go to `events`), the OLED and the LED key."""
+    pins = config.pins
+    console = Console(
+        clock,
+        events=events,
+        matrix_rows=pins.matrix_rows,
+        matrix_columns=pins.matrix_columns,
+        encoder_a=pins.encoder_a,
+        encoder_b=pins.encoder_b,
+        encoder_push=pins.encoder_push,
+        buzzer=pins.buzzer,
+        debounce_ms=config.inputs.debounce_ms,
+        stuck_after_s=config.inputs.stuck_after_s,
+    )
+    try:
+        oled = Oled(clock, config=config.oled)
+        lights = LedKey(_open_strip(config), config.led_layout, config.led_style)
+    except BaseException:
+        console.close()
+        raise
+    return PiDevices(console=console, oled=oled, lights=lights)

@@ -1,0 +1,84 @@
+"""`codenames-table stats`: figures from the saved games, undone actions left out."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from board_rules.codenames import Game, Key, Mode, parse_action
+from firmware.store import GameStore, TimedAction
+
+from .rules_helpers import KEY_TEXT
+
+KEY = Key.parse(KEY_TEXT)
+RED = ["A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2"]
+
+
+def save_game(store: GameStore, mode: Mode, lines: list[str], minutes: float) -> None:
+    game, log = Game(KEY, mode), []
+    game_id = store.start_game(KEY, mode)
+    for n, line in enumerate(lines):
+        action = parse_action(line)
+        game.play(action)
+        log.append(TimedAction(action, 1000.0 + minutes * 60 * n / max(len(lines) - 1, 1)))
+    store.save(game_id, game, log)
+
+
+def stats(state_dir: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "stats", "--state-dir", str(state_dir), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_stats_count_games_wins_endings_lengths_and_scores(tmp_path: Path) -> None:
+    with GameStore(tmp_path) as store:
+        # Red wins with one clue and nine guesses, one of them undone and made again.
+        save_game(
+            store,
+            Mode.STANDARD,
+            ["clue unlimited", "touch A1", "undo", "touch A1"] + [f"touch {w}" for w in RED[1:]],
+            minutes=12,
+        )
+        # Three clues, then red meets the assassin: blue wins.
+        lines = ["clue 1", "touch C4", "clue 2", "touch A3", "done", "clue 1", "touch E5"]
+        save_game(store, Mode.STANDARD, lines, minutes=4)
+        # Co-op: a win with 7 enemy agents left, then a game still in progress.
+        save_game(
+            store,
+            Mode.COOP,
+            ["clue 2", "touch A1", "touch B1", "touch C1", "cover E2", "clue unlimited"]
+            + [f"touch {w}" for w in RED[3:]],
+            minutes=8,
+        )
+        save_game(store, Mode.COOP, ["clue 1"], minutes=0)
+    result = stats(tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["games"] == {"standard": 2, "coop": 2}
+    assert figures["finished"] == {"standard": 2, "coop": 1}
+    assert figures["wins"] == {"red": 1, "blue": 1}
+    assert figures["assassin_endings"] == 1
+    assert figures["average_minutes"] == 8.0  # 12, 4 and 8 minutes
+    assert figures["average_turns"] == round((1 + 3 + 2) / 3, 1)
+    # Clues 1 + 3 + 2 + 1 = 7; touches that stand 9 + 3 + 9 = 21.
+    assert figures["guesses_per_clue"] == round(21 / 7, 2)
+    assert figures["coop"] == {"wins": 1, "losses": 0, "average_score": 7.0, "scores": {"7": 1}}
+
+
+def test_stats_for_people_name_each_figure(tmp_path: Path) -> None:
+    with GameStore(tmp_path) as store:
+        save_game(store, Mode.STANDARD, ["clue 1", "touch E5"], minutes=1)
+    result = stats(tmp_path)
+    assert result.returncode == 0
+    assert "Wins:             red 0, blue 1" in result.stdout
+    assert "Assassin endings: 1" in result.stdout
+
+
+def test_stats_without_saved_games_exit_2_and_create_nothing(tmp_path: Path) -> None:
+    result = stats(tmp_path / "none")
+    assert result.returncode == 2
+    assert "no saved games" in result.stderr
+    assert not (tmp_path / "none").exists()
