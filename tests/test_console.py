@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +13,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames.grid import Coord
-from firmware.clock import SystemClock, VirtualClock
+from firmware.clock import SystemClock, Timer, VirtualClock
 from firmware.console import Console
 from firmware.events import (
     ButtonHeld,
@@ -35,6 +35,7 @@ SCAN_S = 0.005
 UNDO = ConsoleButton.UNDO
 NEW = ConsoleButton.NEW
 DONE = ConsoleButton.DONE
+PENALTY = ConsoleButton.PENALTY
 
 
 @dataclass
@@ -75,8 +76,8 @@ class Table:
         return self.factory.pin(BUZZER)
 
 
-def build_table(**options: Any) -> Table:
-    clock = VirtualClock(start=50.0)
+def build_table(clock: VirtualClock | None = None, **options: Any) -> Table:
+    clock = clock or VirtualClock(start=50.0)
     factory = MockFactory(pin_class=CountingPin)
     circuit = SwitchMatrixCircuit(factory)
     encoder = VirtualEncoder(factory)
@@ -158,6 +159,45 @@ def test_a_new_press_does_not_inherit_the_hold_of_the_last(table: Table) -> None
     table.circuit.press_button(UNDO)
     assert table.said(0.9) == ["undo pressed", "undo released", "undo pressed"]
     assert table.wait(0.2) == [ButtonHeld(UNDO, second_at + 1.0)]
+
+
+class TooLate:
+    """A timer whose `cancel` comes too late: the call has already started."""
+
+    def cancel(self) -> None:
+        pass
+
+
+class LateCancelClock(VirtualClock):
+    """On the Pi a hold timer may already be running on the clock's thread, waiting for the
+    console's lock, while a release cancels it; here every cancel comes that late."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        super().call_later(delay, callback)
+        return TooLate()
+
+
+def test_a_hold_timer_that_outlives_its_press_reports_nothing() -> None:
+    table = build_table(LateCancelClock(start=50.0))
+    with table.console:
+        table.circuit.press_button(UNDO)
+        table.circuit.press_button(PENALTY)
+        table.encoder.press()
+        table.clock.advance(0.5)
+        table.circuit.release_button(UNDO)
+        table.circuit.release_button(PENALTY)
+        table.encoder.release()
+        table.clock.advance(0.2)
+        table.circuit.press_button(UNDO)  # a new press, before the first one's hold time
+        assert sorted(table.said(0.6)) == [
+            "encoder pushed",
+            "penalty pressed",
+            "penalty released",
+            "undo pressed",
+            "undo pressed",
+            "undo released",
+        ]
+        assert table.said(0.5) == ["undo held"]  # the second press's, 1 s after it
 
 
 def test_chatter_on_a_button_never_makes_two_presses(table: Table) -> None:
