@@ -172,6 +172,8 @@ class Table:
         self._notice: tuple[str, ...] = ()
         self._notice_until = 0.0
         self._timer: SandTimer | None = None
+        self._timer_hold_seen = False
+        """The TIMER press now ending was a hold (a pause), not a start."""
         self._menu: Menu | None = None
         self._pad_test: str | None = None
         self._asleep = False
@@ -308,8 +310,6 @@ class Table:
                 self._start_timer(now)
             self._timer_hold_seen = False
         return False
-
-    _timer_hold_seen = False
 
     def _on_button_held(self, button: ConsoleButton, now: float) -> bool:
         if button is ConsoleButton.PENALTY:
