@@ -32,6 +32,7 @@ from firmware.led_pattern import (
     gamma_table,
     key_pattern,
 )
+from firmware.pinout import LED_SPI_DATA
 from firmware.virtual.strip import VirtualPixelStrip
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 BACKENDS = ("ws281x", "spi", "virtual")
 """The names `open_strip` accepts; the first is the default."""
 
-DATA_PIN = 10
+DATA_PIN = LED_SPI_DATA
 """GPIO 10 (SPI0 MOSI): rpi_ws281x's SPI mode, which needs neither PWM nor audio off."""
 
 STRIP_FAULTS = (RuntimeError, OSError)

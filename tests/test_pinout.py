@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware import pinout
+from firmware import console, led_strip, matrix, pinout
+from firmware.oled import OledConfig
 from firmware.pinout import (
     HEADER_PINS,
     RESERVED_PINS,
@@ -55,6 +56,17 @@ def test_packaged_default_is_the_hardware_file() -> None:
     assert packaged.is_symlink()
     assert packaged.readlink() == Path("../hardware/pinout.toml")
     assert load_pin_map() == load_pin_map(HARDWARE_PINOUT)
+
+
+def test_the_drivers_defaults_are_the_default_map() -> None:
+    # The drivers keep the default pins as plain constants, for tests and the simulation; the
+    # table itself wires from the map, so the two must not drift apart.
+    pins = load_pin_map()
+    assert (pins.matrix_rows, pins.matrix_columns) == (matrix.MATRIX_ROWS, matrix.MATRIX_COLUMNS)
+    encoder = (pins.encoder_a, pins.encoder_b, pins.encoder_push)
+    assert encoder == (console.ENCODER_A, console.ENCODER_B, console.ENCODER_PUSH)
+    assert OledConfig().address == pins.oled_address
+    assert pins.led_data == led_strip.DATA_PIN
 
 
 def test_default_map_uses_no_pin_twice() -> None:
