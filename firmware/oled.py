@@ -202,8 +202,10 @@ class Oled:
     """The OLED of the table: `show()` a 1-bit 128 × 64 image; never raises for the bus.
 
     `i2c` is the bus (`busio.I2C` on the Pi, `VirtualI2C` elsewhere); without one, the Pi's
-    default bus is opened (its speed is set in the Pi's config.txt, 400 kHz wanted) and closed
-    with the display. Use as a context manager, or call `close()`.
+    I2C1 is opened (its speed is set in the Pi's config.txt, 400 kHz wanted) and closed with the
+    display. It is opened with the chip's first initialisation, so a bus that cannot be opened
+    (I2C left off in config.txt, no access to /dev/i2c-1) is an outage like any other, not a
+    table that fails to start. Use as a context manager, or call `close()`.
     """
 
     def __init__(
@@ -212,7 +214,7 @@ class Oled:
         self.config = config or OledConfig()
         self._clock = clock
         self._owns_bus = i2c is None
-        self._bus: I2CBus = _open_board_i2c() if i2c is None else i2c
+        self._bus: I2CBus | None = i2c  # opened by `_initialise` when not given
         # What is wanted, and the outage bookkeeping: under _lock, which is never held for I/O.
         self._lock = threading.Lock()
         self._image: Image.Image | None = None
@@ -313,10 +315,10 @@ class Oled:
                 with contextlib.suppress(OSError):
                     self._driver.poweroff()
                 self._driver = None
-        if self._owns_bus:
-            deinit: Callable[[], None] | None = getattr(self._bus, "deinit", None)
-            if deinit is not None:
-                deinit()
+            if self._owns_bus and self._bus is not None:
+                deinit: Callable[[], None] | None = getattr(self._bus, "deinit", None)
+                if deinit is not None:
+                    deinit()
 
     def __enter__(self) -> Oled:
         return self
@@ -404,6 +406,8 @@ class Oled:
             self._init_due = False
         self._driver = None
         self._ram = self._contrast = None  # a fresh chip's RAM is garbage: redraw in full
+        if self._bus is None:
+            self._bus = _open_board_i2c()
         # The chip's decoder keeps a command waiting for its arguments across writes, so a lost
         # write (or a restart of ours mid-command) can make it read the init as arguments.
         # Adafruit's init happens to open with two commands it can spare; six zero bytes do not

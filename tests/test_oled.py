@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -355,6 +357,52 @@ def test_a_display_missing_at_start_up_does_not_stop_the_table(
         assert table.oled.is_up
         assert shows(table.chip, with_pixels((64, 32)))
     assert len(caplog.records) == 1
+
+
+class Blinka:
+    """Stand-ins for Blinka's `board` and `busio`, whose I2C1 cannot be opened until `enable`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.bus: VirtualI2C | None = None
+        self.opened: list[VirtualI2C] = []
+        monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(SCL=3, SDA=2))
+        monkeypatch.setitem(sys.modules, "busio", types.SimpleNamespace(I2C=self.open))
+
+    def open(self, scl: int, sda: int) -> VirtualI2C:
+        assert (scl, sda) == (3, 2)
+        if self.bus is None:
+            raise FileNotFoundError(2, "No such file or directory", "/dev/i2c-1")
+        self.opened.append(self.bus)
+        return self.bus
+
+    def enable(self, chip: VirtualSSD1306) -> None:
+        """I2C turned on in config.txt and the display plugged in."""
+        self.bus = VirtualI2C()
+        self.bus.attach(ADDRESS, chip)
+
+
+def test_a_bus_that_cannot_be_opened_is_an_outage_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    blinka = Blinka(monkeypatch)
+    chip = VirtualSSD1306()
+    clock = VirtualClock()
+    with (
+        caplog.at_level(logging.WARNING, logger="firmware.oled"),
+        Oled(clock, config=STILL) as oled,
+    ):
+        assert not oled.is_up
+        oled.show(with_pixels((4, 4)))
+        clock.advance(10.0)
+        blinka.enable(chip)
+        clock.advance(30.0)
+        assert oled.is_up
+        assert shows(chip, with_pixels((4, 4)))
+    assert len(caplog.records) == 1
+    assert "/dev/i2c-1" in caplog.records[0].getMessage()
+    (bus,) = blinka.opened
+    with pytest.raises(RuntimeError, match="deinitialised"):
+        bus.try_lock()  # the display opened it, so the display closed it
 
 
 @settings(deadline=None, max_examples=30)
