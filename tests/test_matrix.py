@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
@@ -24,7 +25,7 @@ from firmware.events import (
     PadReleased,
     PadStuck,
 )
-from firmware.matrix import SwitchMatrix, switch_at, switch_position
+from firmware.matrix import Switch, SwitchMatrix, switch_at, switch_position
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
 ROWS = (5, 6, 13, 19, 26)
@@ -58,7 +59,7 @@ class Rig:
         return self.clock.monotonic()
 
 
-def build_rig(**options: float) -> Rig:
+def build_rig(**options: Any) -> Rig:
     clock = VirtualClock(start=100.0)
     factory = MockFactory(pin_class=CountingPin)
     circuit = SwitchMatrixCircuit(factory)
@@ -74,7 +75,7 @@ def rig() -> Iterator[Rig]:
     built.matrix.close()
 
 
-EXPECTED_SWITCHES = [
+EXPECTED_SWITCHES: list[tuple[tuple[int, int], Switch]] = [
     # Matrix row r, column c: card column "ABCDE"[c], card row r + 1; column 6 the buttons.
     *[
         ((row, column), Coord.parse(f"{'ABCDE'[column]}{row + 1}"))
