@@ -114,10 +114,6 @@ class VirtualSSD1306:
         self._page_mode_start_column = 0
         self._command: list[int] = []
         self._awaiting = 0
-        self.commands_received = 0
-        """Command bytes (arguments included) taken in since power-on."""
-        self.data_received = 0
-        """Data bytes written to RAM since power-on."""
 
     # The bus side
 
@@ -162,10 +158,6 @@ class VirtualSSD1306:
             raise IndexError(f"({x}, {y}) is outside {WIDTH} × {HEIGHT}")
         return bool(self.memory[(y // 8) * WIDTH + x] >> (y % 8) & 1)
 
-    def page_bytes(self, page: int) -> bytes:
-        """The 128 bytes of one page of RAM."""
-        return bytes(self.memory[page * WIDTH : (page + 1) * WIDTH])
-
     def to_image(self) -> Image.Image:
         """The RAM as a 1-bit 128 × 64 image, pixel for pixel as the driver addressed it."""
         with self._lock:
@@ -201,7 +193,6 @@ class VirtualSSD1306:
 
     def _data(self, byte: int) -> None:
         self.memory[self.page * WIDTH + self.column] = byte
-        self.data_received += 1
         first_column, last_column = self.column_window
         first_page, last_page = self.page_window
         if self.addressing_mode is AddressingMode.PAGE:
@@ -221,7 +212,6 @@ class VirtualSSD1306:
             self.column = self.column + 1 if self.column < last_column else first_column
 
     def _command_byte(self, byte: int) -> None:
-        self.commands_received += 1
         if self._awaiting:
             self._command.append(byte)
             self._awaiting -= 1
