@@ -302,7 +302,8 @@ class SwitchMatrix:
             if contact.raw != contact.down
             and now - contact.raw_since >= self._debounce_s - _EPSILON
         ]
-        # Releases first: a pad let go as another is pressed is not two pads at once.
+        # Releases first, so that a scan reports a switch let go before one pressed. Pads are
+        # counted only after both loops: a pad let go as another is pressed is not two at once.
         for contact in settled:
             if not contact.raw:
                 self._open(contact, events)
