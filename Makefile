@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest translations clean
+.PHONY: test lint typecheck pytest translations clean install uninstall
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -30,3 +30,13 @@ translations: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# On a Raspberry Pi, as root (`sudo make install`): the service, its user and its own venv in
+# /opt/codenames-table; run again to update. `systemd/install.sh --check` only reports what is
+# missing. Neither target needs the development .venv.
+install:
+	sh systemd/install.sh
+
+# Removes all that `install` put in place but the saved games (/var/lib/codenames-table).
+uninstall:
+	sh systemd/uninstall.sh
