@@ -262,8 +262,9 @@ class SwitchMatrix:
 
     def _select(self, selected: int | None) -> None:
         """Drive row `selected` low and the others high; `None` drives all of them low."""
-        # Break before make: raise rows before lowering one, so that at no instant do two rows
-        # pull the columns and every column edge belongs to a single row.
+        # Raise the old row before lowering the new one: a column the old row held low rises
+        # only through its weak pull-up (the diode cannot drive it high), and the write that
+        # lowers the new row gives it that much longer before the columns are read.
         for low in (False, True):
             for row, device in enumerate(self._rows):
                 want_low = selected is None or row == selected
