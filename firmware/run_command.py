@@ -4,6 +4,10 @@ GPIO through gpiozero's default pin factory (lgpio on current Raspberry Pi OS), 
 Blinka's I2C, the LED key through the backend the pin map names. Elsewhere it exits 2 and points
 to `codenames-table sim`. A device that fails to start is reported and replaced by its virtual
 twin, so that the game can still be played: a hardware fault never keeps the table down.
+
+Under systemd (`systemd/codenames-table.service`, `Type=notify`) it sends `READY=1` once the
+hardware is open and the saved game resumed, feeds the watchdog from the game loop itself, so
+that a hung loop gets the service restarted, and sends `STOPPING=1` on SIGTERM.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from firmware.console import Console
 from firmware.display import DisplayWorker
 from firmware.led_strip import LedBackendError, LedKey, LedStrip, open_strip, open_virtual_strip
 from firmware.oled import Oled
+from firmware.sd_notify import SystemdNotifier, WatchdogFeeder, heartbeat_interval
 from firmware.store import GameStore
 from firmware.table import Table, TableEvent, TimingSettings
 
@@ -70,17 +75,35 @@ def _open_strip(config: TableConfig) -> LedStrip:
         return open_virtual_strip(count)
 
 
-def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
-    pins = config.pins
-    stop = threading.Event()
+def install_stop_handlers(stop: threading.Event, notifier: SystemdNotifier) -> None:
+    """On SIGTERM (systemd's stop) or SIGINT: tell systemd at once, then end the game loop."""
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
+        if not stop.is_set():
+            notifier.stopping(f"stopping on {signal.Signals(signum).name}")
         stop.set()
 
     signal.signal(signal.SIGTERM, request_stop)
     signal.signal(signal.SIGINT, request_stop)
+
+
+def serve(table: Table, stop: threading.Event, notifier: SystemdNotifier) -> None:
+    """Run `table`'s game loop on this thread until `stop` is set, as a systemd notify service:
+    `READY=1` first (the table is built, so the hardware is up and the game resumed), then
+    `WATCHDOG=1` from the loop itself, never from a side thread that would outlive a hung loop."""
+    beat_s = heartbeat_interval(notifier.watchdog_interval)
+    notifier.ready(f"playing; the current game has {len(table.game.applied)} actions")
+    table.run_forever(stop, heartbeat=WatchdogFeeder(notifier, beat_s), heartbeat_s=beat_s)
+
+
+def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
+    pins = config.pins
+    stop = threading.Event()
+    notifier = SystemdNotifier.from_environment()
+    install_stop_handlers(stop, notifier)
+    notifier.status("starting: opening the hardware")
     events: queue.Queue[TableEvent] = queue.Queue()
-    with SystemClock() as clock:
+    with notifier, SystemClock() as clock:
         console = Console(
             clock,
             events=events,
@@ -111,7 +134,7 @@ def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
                 events=events,
             )
             log.info("table ready")
-            table.run_forever(stop, heartbeat=lambda: None)
+            serve(table, stop, notifier)
         finally:
             console.close()
             display.close()
