@@ -92,7 +92,7 @@ def serve(table: Table, stop: threading.Event, notifier: SystemdNotifier) -> Non
     `READY=1` first (the table is built, so the hardware is up and the game resumed), then
     `WATCHDOG=1` from the loop itself, never from a side thread that would outlive a hung loop."""
     beat_s = heartbeat_interval(notifier.watchdog_interval)
-    notifier.ready(f"playing; the current game has {len(table.game.applied)} actions")
+    notifier.ready(f"playing; actions in the current game: {len(table.game.applied)}")
     table.run_forever(stop, heartbeat=WatchdogFeeder(notifier, beat_s), heartbeat_s=beat_s)
 
 

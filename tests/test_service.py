@@ -309,7 +309,7 @@ def test_serve_says_ready_after_the_table_resumed_then_feeds_the_watchdog(
         finally:
             stop.set()
             loop.join(timeout=RECEIVE_TIMEOUT_S)
-    assert first == b"READY=1\nSTATUS=playing; the current game has 1 actions"
+    assert first == b"READY=1\nSTATUS=playing; actions in the current game: 1"
     assert beats == [b"WATCHDOG=1"] * 2
     assert not loop.is_alive()
 
