@@ -77,21 +77,27 @@ class PixelStripLike(Protocol):
     def numPixels(self) -> int: ...  # noqa: N802
 
 
-S = TypeVar("S", bound=PixelStripLike)
+# Covariant, so that a strip over a subclass of `VirtualPixelStrip` is a strip over the class.
+S_co = TypeVar("S_co", bound=PixelStripLike, covariant=True)
 
 
-class Ws281xStrip(Generic[S]):
+class Ws281xStrip(Generic[S_co]):
     """An `LedStrip` over anything with `PixelStrip`'s API: the real strip or its virtual twin.
 
     It calls `begin()` on the strip it is handed; `pixel_strip` gives the strip back, so the
     simulation can read a `VirtualPixelStrip`.
     """
 
-    def __init__(self, pixel_strip: S) -> None:
+    def __init__(self, pixel_strip: S_co) -> None:
         pixel_strip.begin()
-        self.pixel_strip = pixel_strip
+        self._pixel_strip = pixel_strip
         self._count = pixel_strip.numPixels()
         self._closed = False
+
+    @property
+    def pixel_strip(self) -> S_co:
+        """The strip this one drives."""
+        return self._pixel_strip
 
     @property
     def count(self) -> int:
@@ -100,10 +106,10 @@ class Ws281xStrip(Generic[S]):
     def set_pixel(self, index: int, colour: Colour) -> None:
         r, g, b = colour
         # rpi_ws281x.Color's packing; the library itself may not be importable here.
-        self.pixel_strip.setPixelColor(index, (r << 16) | (g << 8) | b)
+        self._pixel_strip.setPixelColor(index, (r << 16) | (g << 8) | b)
 
     def show(self) -> None:
-        self.pixel_strip.show()
+        self._pixel_strip.show()
 
     def close(self) -> None:
         if self._closed:
@@ -113,7 +119,7 @@ class Ws281xStrip(Generic[S]):
         # matters, or the last key would stay lit on the table after the firmware stopped.
         _blank(self)
 
-    def __enter__(self) -> Ws281xStrip[S]:
+    def __enter__(self) -> Ws281xStrip[S_co]:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -169,8 +175,8 @@ def _blank(strip: LedStrip) -> None:
 
 
 def open_pixel_strip(
-    factory: Callable[..., S], count: int, brightness: int = 255
-) -> Ws281xStrip[S]:
+    factory: Callable[..., S_co], count: int, brightness: int = 255
+) -> Ws281xStrip[S_co]:
     """Build a `PixelStrip`-like strip with `factory` (the class) for GPIO 10, and start it.
 
     The real and the virtual strip go through this same call, so its arguments are tested on the
