@@ -8,8 +8,8 @@
 #   systemd/install.sh --dry-run  check, then print the commands an install would run
 #
 # What it installs: the system user codenames-table (no home, no login, in gpio, i2c and spi),
-# a virtual environment in /opt/codenames-table with the project and its `pi` extra, the unit
-# in /etc/systemd/system, and /etc/codenames-table/config.toml from config.example.toml when
+# a virtual environment in /opt/codenames-table with the project and its `pi` extra (and the
+# command linked into /usr/local/bin), the unit in /etc/systemd/system, and /etc/codenames-table/config.toml from config.example.toml when
 # there is none yet. The saved games live in /var/lib/codenames-table (the unit's
 # StateDirectory=); uninstall.sh keeps them.
 #
@@ -224,6 +224,8 @@ install_venv() {
     # Raspberry Pi OS's /etc/pip.conf adds piwheels, which has built wheels of the `pi` extra.
     run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir --upgrade \
         "${build}[pi]"
+    # Staff type `codenames-table selftest` or `stats` without the venv's path.
+    run ln -sfn "/opt/$APP/bin/$APP" "$ROOT/usr/local/bin/$APP"
     run install -d -m 0755 "$SHARE"
     # The example as installed: uninstall.sh removes the config only while it is unchanged.
     run install -m 0644 "$SRC/config.example.toml" "$SHARE/config.example.toml"

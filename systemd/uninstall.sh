@@ -74,6 +74,10 @@ if [ -e "$config" ]; then
     fi
 fi
 
+link=$ROOT/usr/local/bin/$APP
+if [ -L "$link" ]; then
+    run rm -f "$link"
+fi
 if [ -d "$VENV" ]; then
     run rm -rf "$VENV"
 fi

@@ -479,6 +479,8 @@ def test_a_dry_run_installs_the_unit_user_venv_and_config_and_changes_nothing(
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     assert any(c.startswith("useradd --system") and "--groups gpio,i2c,spi" in c for c in commands)
     assert f"python3 -m venv {root}/opt/codenames-table" in commands
+    link = f"ln -sfn /opt/codenames-table/bin/codenames-table {root}/usr/local/bin/codenames-table"
+    assert link in commands
     assert any(c.endswith("[pi]") and "/opt/codenames-table/bin/pip install" in c for c in commands)
     assert (
         f"install -m 0644 {REPO}/config.example.toml {root}/etc/codenames-table/config.toml"
@@ -508,6 +510,8 @@ def installed(root: Path, config: str) -> Path:
     (root / "etc/systemd/system/codenames-table.service").touch()
     (root / "var/lib/codenames-table").mkdir(parents=True)
     (root / "etc/passwd").write_text("codenames-table:x:990:990::/nonexistent:/usr/sbin/nologin\n")
+    (root / "usr/local/bin").mkdir(parents=True)
+    (root / "usr/local/bin/codenames-table").symlink_to("/opt/codenames-table/bin/codenames-table")
     return root
 
 
@@ -524,6 +528,7 @@ def test_uninstall_removes_all_but_the_saved_games(tmp_path: Path) -> None:
         "systemctl reset-failed codenames-table",
         f"rm -f {root}/etc/codenames-table/config.toml",
         f"rmdir --ignore-fail-on-non-empty {root}/etc/codenames-table",
+        f"rm -f {root}/usr/local/bin/codenames-table",
         f"rm -rf {root}/opt/codenames-table",
         "userdel codenames-table",
     ]
