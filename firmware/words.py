@@ -1,0 +1,119 @@
+"""Words for the desktop simulation's cards: the list of each language, custom lists, the deal.
+
+The physical table needs no words (its cards are real cardboard), so neither the rules core nor
+the store knows about them. A game's 25 words are derived here from what identifies the game,
+its saved id and its key, so a resumed game shows the same words again without anything saved:
+
+>>> from board_rules.codenames import Coord, Key
+>>> words = tuple(f"WORD{n}" for n in range(40))
+>>> key = Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")
+>>> first = deal(words, game_seed(1, key))
+>>> first == deal(words, game_seed(1, key)), len(set(first.values()))
+(True, 25)
+>>> first == deal(words, game_seed(2, key))
+False
+
+Each word gets a rank from a hash of the game and the word, and the 25 best-ranked are dealt in
+reading order. Unlike `random.sample` this does not depend on the order of the list or on the
+Python version, and adding a word to a list changes a game's deal only if the new word ranks
+among its 25.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from board_rules.codenames import ALL_COORDS, Coord, Key
+
+WORDS_DIR: Final = Path(__file__).with_name("words")
+"""The list of each language: `<language>.txt`, one word a line."""
+
+DEAL_SIZE: Final = len(ALL_COORDS)
+"""Words on the table: one per card."""
+
+
+class WordListError(ValueError):
+    """A word list that cannot be used: unreadable, or fewer than 25 distinct words."""
+
+
+def parse_words(lines: Iterable[str]) -> tuple[str, ...]:
+    """The distinct words of a list in their order: one a line, blanks around a word and blank
+    lines ignored; a word that differs from an earlier one only in case is a repeat.
+
+    >>> parse_words(["Apple", "", "  pear ", "APPLE", "Pear tree"])
+    ('Apple', 'pear', 'Pear tree')
+    """
+    seen: set[str] = set()
+    words: list[str] = []
+    for line in lines:
+        word = line.strip()
+        if word and word.casefold() not in seen:
+            seen.add(word.casefold())
+            words.append(word)
+    return tuple(words)
+
+
+def load_word_file(path: Path) -> tuple[str, ...]:
+    """The words of the list at `path`; `WordListError` when it cannot be read or is too short."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise WordListError(f"cannot read the word list {path}: {error}") from error
+    words = parse_words(text.splitlines())
+    if len(words) < DEAL_SIZE:
+        raise WordListError(
+            f"the word list {path} has {len(words)} distinct words; a game needs {DEAL_SIZE}"
+        )
+    return words
+
+
+@cache
+def language_words(language: str) -> tuple[str, ...]:
+    """The built-in list of `language`; read once."""
+    return load_word_file(WORDS_DIR / f"{language}.txt")
+
+
+class WordSource:
+    """Where the cards' words come from: the list of the table's language, or one custom list."""
+
+    def __init__(self, custom: Iterable[str] | None = None) -> None:
+        self.custom = None if custom is None else parse_words(custom)
+        if self.custom is not None and len(self.custom) < DEAL_SIZE:
+            raise WordListError(
+                f"a custom list has {len(self.custom)} distinct words; a game needs {DEAL_SIZE}"
+            )
+
+    @classmethod
+    def from_file(cls, path: Path) -> WordSource:
+        """A custom list read from `path`, in place of the language lists."""
+        return cls(load_word_file(path))
+
+    def words(self, language: str) -> tuple[str, ...]:
+        """The words to deal from while the table speaks `language`."""
+        return self.custom if self.custom is not None else language_words(language)
+
+
+def game_seed(game_id: int | None, key: Key) -> str:
+    """What tells one game from another for the deal: its id in the store and its key.
+
+    The key alone would repeat when `--seed` replays the same keys into a state directory that
+    already holds games; the id alone would repeat in every fresh state directory.
+    """
+    return f"{game_id}:{key}"
+
+
+def deal(words: Iterable[str], seed: str) -> Mapping[Coord, str]:
+    """25 different words of `words`, one per card, the same every time for the same seed."""
+    distinct = parse_words(words)
+    if len(distinct) < DEAL_SIZE:
+        raise WordListError(f"cannot deal {DEAL_SIZE} cards from {len(distinct)} distinct words")
+
+    def rank(word: str) -> bytes:
+        return hashlib.sha256(f"{seed}\n{word}".encode()).digest()
+
+    chosen = sorted(distinct, key=rank)[:DEAL_SIZE]
+    return dict(zip(ALL_COORDS, chosen, strict=True))
