@@ -65,6 +65,8 @@ class DisplayWorker:
         self._wake = threading.Condition()
         self._latest: Screen | None = None
         self._drawn: Screen | None = None
+        self._tasks: list[Callable[[], None]] = []
+        self._busy = False
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="display", daemon=True)
         self._thread.start()
@@ -82,24 +84,39 @@ class DisplayWorker:
     def set_dimmed(self, dimmed: bool) -> None:
         self._oled.set_dimmed(dimmed)
 
+    def run_soon(self, task: Callable[[], None]) -> None:
+        """Run `task` on the worker's thread (the OLED's own timed redraws go through here)."""
+        with self._wake:
+            self._tasks.append(task)
+            self._wake.notify()
+
     def _run(self) -> None:
         while True:
             with self._wake:
-                while not self._closed and self._latest == self._drawn:
+                while not self._closed and not self._tasks and self._latest == self._drawn:
                     self._wake.wait()
                 if self._closed:
                     return
+                tasks, self._tasks = self._tasks, []
                 screen = self._latest
-            assert screen is not None  # differs from the drawn one, which starts as None
-            self._oled.show(self._render(screen))
+                self._busy = True
+            for task in tasks:
+                task()
+            if screen is not None and screen != self._drawn:
+                self._oled.show(self._render(screen))
             with self._wake:
                 self._drawn = screen
+                self._busy = False
                 self._wake.notify_all()
 
     def wait_idle(self, timeout: float) -> bool:
-        """Wait until the latest screen is drawn (tests and benchmarks); True if it was."""
+        """Wait until the latest screen is drawn and no task waits (tests and benchmarks);
+        True if that happened in time."""
         with self._wake:
-            return self._wake.wait_for(lambda: self._drawn == self._latest, timeout)
+            return self._wake.wait_for(
+                lambda: not self._busy and not self._tasks and self._drawn == self._latest,
+                timeout,
+            )
 
     def close(self) -> None:
         """Stop the thread; idempotent."""

@@ -233,6 +233,10 @@ class Oled:
         self._retry_timer: Timer | None = None
         self._shift_timer: Timer | None = None
         self._dim_timer: Timer | None = None
+        self.defer: Callable[[Callable[[], None]], None] | None = None
+        """Where the timers' I2C work (retry, burn-in shift, idle dim) runs. None: on the
+        clock's thread. The Pi hands it to the display worker (`DisplayWorker.run_soon`): the
+        clock's thread also scans the switches, and a redraw would hold it for 23-92 ms."""
         # What the chip holds: only touched by the thread that holds _io.
         self._io = threading.Lock()
         self._driver: Any = None
@@ -335,7 +339,7 @@ class Oled:
             self._retry_timer = None
             self._init_due = True
             self._wanted += 1
-        self._pump()
+        self._pump_from_timer()
 
     def _shift_due(self) -> None:
         with self._lock:
@@ -344,7 +348,7 @@ class Oled:
             self._shift_index = (self._shift_index + 1) % len(self.config.shift_offsets)
             self._wanted += 1
             self._shift_timer = self._clock.call_later(self.config.shift_every, self._shift_due)
-        self._pump()
+        self._pump_from_timer()
 
     def _dim_due(self) -> None:
         with self._lock:
@@ -359,9 +363,16 @@ class Oled:
             self._dim_timer = None
             self._idle = True
             self._wanted += 1
-        self._pump()
+        self._pump_from_timer()
 
     # Talking to the chip
+
+    def _pump_from_timer(self) -> None:
+        defer = self.defer
+        if defer is None:
+            self._pump()
+        else:
+            defer(self._pump)
 
     def _pump(self) -> None:
         """Carry out what is wanted, unless another thread is at it and will see the news."""

@@ -10,7 +10,7 @@ from board_rules.codenames import Coord, Key
 from firmware.clock import VirtualClock
 from firmware.config import TableConfig
 from firmware.display import DisplayWorker
-from firmware.oled import Oled
+from firmware.oled import Oled, OledConfig
 from firmware.screens import Screen
 from firmware.store import DATABASE_NAME
 from firmware.virtual.i2c import VirtualI2C
@@ -101,3 +101,24 @@ def test_a_stuck_pad_is_named_and_the_others_still_work(tmp_path: Path) -> None:
         assert vt.table.state.guesses_made == 1  # the press itself counted, once
         vt.press_pad(Coord.parse("A1"))
         assert vt.table.state.to_dict()["covered"] == {"A1": "red", "C2": "red"}
+
+
+def test_the_oleds_timed_redraws_run_on_the_display_worker_not_the_clock() -> None:
+    writers: set[str] = set()
+    bus = VirtualI2C(pace=lambda seconds: writers.add(threading.current_thread().name))
+    bus.attach(0x3C, VirtualSSD1306())
+    clock = VirtualClock()
+    oled = Oled(clock, i2c=bus, config=OledConfig(shift_every=60.0, dim_after=None))
+    worker = DisplayWorker(oled)
+    oled.defer = worker.run_soon
+    try:
+        worker.show(Screen(title="still"))
+        assert worker.wait_idle(10.0)
+        writers.clear()
+        clock.advance(61.0)  # the burn-in shift falls due on this (the clock's) thread
+        assert worker.wait_idle(10.0)
+        assert oled.shift != (0, 0)
+        assert writers == {"display"}
+    finally:
+        worker.close()
+        oled.close()
