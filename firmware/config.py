@@ -19,7 +19,13 @@ from firmware.i18n import LANGUAGES
 from firmware.led_layout import LedConfigError, LedLayout
 from firmware.led_pattern import LedStyle
 from firmware.oled import OledConfig
-from firmware.pinout import PinMap, PinMapError, load_pin_map, parse_pin_map
+from firmware.pinout import (
+    PinMap,
+    PinMapError,
+    default_pin_table,
+    load_pin_map,
+    parse_pin_map,
+)
 from firmware.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
 
 DEFAULT_PATH: Final = Path("/etc/codenames-table/config.toml")
@@ -124,9 +130,10 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     oled = _checked(data, "oled", _OLED_KEYS, source)
     if "pins" in data:
         try:
-            config = replace(config, pins=parse_pin_map(data["pins"], source, key_prefix="pins."))
+            pins = parse_pin_map(_over_default_pins(data["pins"]), source, key_prefix="pins.")
         except PinMapError as error:
             raise ConfigError(str(error)) from error
+        config = replace(config, pins=pins)
     layout, style = _led(data.get("led", {}), source)
     shift = oled.pop("shift_every_s", OledConfig.shift_every)
     return replace(
@@ -141,6 +148,21 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         sleep_after_s=float(table.get("sleep_after_s", config.sleep_after_s)),
         state_dir=Path(table.get("state_dir", config.state_dir)),
     )
+
+
+def _over_default_pins(tables: Any) -> Any:
+    """The default pin map with the config's `[pins.*]` tables laid over it, key by key: a
+    table that differs in one pin (or a Pi 5's `[pins.led] backend`) says only that."""
+    if not isinstance(tables, Mapping):
+        return tables  # parse_pin_map names the problem
+    merged: dict[str, Any] = default_pin_table()
+    for section, table in tables.items():
+        base = merged.get(section)
+        if isinstance(base, dict) and isinstance(table, Mapping):
+            merged[section] = {**base, **table}
+        else:
+            merged[section] = table
+    return merged
 
 
 def _checked(

@@ -22,6 +22,7 @@ from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 MATRIX_ROW_COUNT = 5
 """Switch-matrix rows: the card rows 1–5, top to bottom."""
@@ -365,6 +366,11 @@ def _backend(value: object) -> LedBackend:
         return LedBackend(value)
     except ValueError:
         raise PinMapError("led.backend", f'unknown backend "{value}" (known: {known})') from None
+
+
+def default_pin_table() -> dict[str, Any]:
+    """The default pin map as TOML tables, for a config that changes only part of it."""
+    return tomllib.loads(resources.files("firmware").joinpath(_DEFAULT_RESOURCE).read_text("utf-8"))
 
 
 def load_pin_map(path: Path | None = None) -> PinMap:

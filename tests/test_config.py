@@ -86,3 +86,16 @@ def test_unreadable_files_are_named(tmp_path: Path) -> None:
     broken.write_text("[table\n")
     with pytest.raises(ConfigError, match=r"broken\.toml: not valid TOML"):
         load_config(broken)
+
+
+def test_a_pins_table_changes_only_the_keys_it_names() -> None:
+    config = parse_config({"pins": {"led": {"backend": "spi"}}}, "test.toml")
+    default = TableConfig().pins
+    assert config.pins.led_backend.value == "spi"
+    assert config.pins.matrix_rows == default.matrix_rows
+    assert config.pins.encoder_a == default.encoder_a
+
+
+def test_a_partial_pins_table_is_checked_as_a_whole() -> None:
+    with pytest.raises(ConfigError, match=r"pins\.encoder\.a.*17|17.*pins\.encoder\.a"):
+        parse_config({"pins": {"encoder": {"a": 17}}}, "test.toml")  # 17 is a matrix column
