@@ -168,10 +168,13 @@ def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[st
     units = root / "etc/systemd/system"
     units.mkdir(parents=True)
     (units / "codenames-table.service").write_text(unit_text)
+    copied: set[Path] = set()
     for system_units in (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system")):
-        target = root / system_units.relative_to("/")
-        if system_units.is_dir() and not target.exists():
-            shutil.copytree(system_units, target, symlinks=True)
+        # On merged-/usr systems both name one directory: copy it once, where it really is.
+        real = system_units.resolve()
+        if real.is_dir() and real not in copied:
+            copied.add(real)
+            shutil.copytree(real, root / real.relative_to("/"), symlinks=True)
     return subprocess.run(
         [
             systemd_analyze(),
