@@ -60,6 +60,11 @@ class TableConfig:
     state_dir: Path = DEFAULT_STATE_DIR
 
 
+def installed_config() -> Path | None:
+    """The Pi's config file if there is one; without it, every default applies."""
+    return DEFAULT_PATH if DEFAULT_PATH.exists() else None
+
+
 def load_config(path: Path | None) -> TableConfig:
     """Read `path` (None: no file, every default)."""
     if path is None:

@@ -124,3 +124,9 @@ class DisplayWorker:
             self._closed = True
             self._wake.notify()
         self._thread.join()
+
+    def __enter__(self) -> DisplayWorker:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

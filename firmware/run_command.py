@@ -24,11 +24,9 @@ from types import FrameType
 
 from firmware.cli import EXIT_USAGE
 from firmware.clock import SystemClock
-from firmware.config import DEFAULT_PATH, ConfigError, TableConfig, load_config
-from firmware.console import Console
+from firmware.config import ConfigError, TableConfig, installed_config, load_config
 from firmware.display import DisplayWorker
-from firmware.led_strip import LedBackendError, LedKey, LedStrip, open_strip, open_virtual_strip
-from firmware.oled import Oled
+from firmware.pi_devices import open_pi_devices
 from firmware.sd_notify import SystemdNotifier, WatchdogFeeder, heartbeat_interval
 from firmware.store import GameStore
 from firmware.table import Table, TableEvent, TimingSettings
@@ -55,24 +53,14 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
             file=sys.stderr,
         )
         return EXIT_USAGE
-    path = args.config or (DEFAULT_PATH if DEFAULT_PATH.exists() else None)
     try:
-        config = load_config(path)
+        config = load_config(args.config or installed_config())
     except ConfigError as error:
         print(f"codenames-table run: {error}", file=sys.stderr)
         return EXIT_USAGE
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     _serve(config, args.state_dir or config.state_dir, args.lang)
     return 0
-
-
-def _open_strip(config: TableConfig) -> LedStrip:
-    count = config.led_layout.pixel_count
-    try:
-        return open_strip(config.pins.led_backend.value, count)
-    except LedBackendError as error:
-        log.error("LED key not available, playing on without it: %s", error)
-        return open_virtual_strip(count)
 
 
 def install_stop_handlers(stop: threading.Event, notifier: SystemdNotifier) -> None:
@@ -97,47 +85,32 @@ def serve(table: Table, stop: threading.Event, notifier: SystemdNotifier) -> Non
 
 
 def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
-    pins = config.pins
     stop = threading.Event()
     notifier = SystemdNotifier.from_environment()
     install_stop_handlers(stop, notifier)
     notifier.status("starting: opening the hardware")
     events: queue.Queue[TableEvent] = queue.Queue()
-    with notifier, SystemClock() as clock:
-        console = Console(
-            clock,
+    with (
+        notifier,
+        SystemClock() as clock,
+        open_pi_devices(config, clock, events) as devices,
+        DisplayWorker(devices.oled) as display,
+        GameStore(state_dir) as store,
+    ):
+        # The OLED's own timed redraws go to the display's thread, off the clock's thread
+        # that also scans the switches.
+        devices.oled.defer = display.run_soon
+        table = Table(
+            clock=clock,
+            store=store,
+            lights=devices.lights,
+            screen=display,
+            rng=secrets.SystemRandom(),
+            settings=config.settings,
+            beeper=devices.console if devices.console.has_buzzer else None,
+            timing=TimingSettings(sleep_after_s=config.sleep_after_s),
+            language=language,
             events=events,
-            matrix_rows=pins.matrix_rows,
-            matrix_columns=pins.matrix_columns,
-            encoder_a=pins.encoder_a,
-            encoder_b=pins.encoder_b,
-            encoder_push=pins.encoder_push,
-            buzzer=pins.buzzer,
-            debounce_ms=config.inputs.debounce_ms,
-            stuck_after_s=config.inputs.stuck_after_s,
         )
-        oled = Oled(clock, config=config.oled)
-        display = DisplayWorker(oled)
-        lights = LedKey(_open_strip(config), config.led_layout, config.led_style)
-        store = GameStore(state_dir)
-        try:
-            table = Table(
-                clock=clock,
-                store=store,
-                lights=lights,
-                screen=display,
-                rng=secrets.SystemRandom(),
-                settings=config.settings,
-                beeper=console if console.has_buzzer else None,
-                timing=TimingSettings(sleep_after_s=config.sleep_after_s),
-                language=language,
-                events=events,
-            )
-            log.info("table ready")
-            serve(table, stop, notifier)
-        finally:
-            console.close()
-            display.close()
-            oled.close()
-            lights.close()
-            store.close()
+        log.info("table ready")
+        serve(table, stop, notifier)

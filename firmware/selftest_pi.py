@@ -9,7 +9,7 @@ import time
 
 from firmware.cli import EXIT_USAGE
 from firmware.clock import SystemClock
-from firmware.config import DEFAULT_PATH, ConfigError, load_config
+from firmware.config import ConfigError, installed_config, load_config
 from firmware.events import InputEvent
 from firmware.i18n import translations
 from firmware.pi_devices import open_pi_devices
@@ -20,9 +20,8 @@ EXIT_FAULT = 1
 
 def run_on_pi(args: argparse.Namespace) -> int:
     """Run the self-test; 0 when everything works, 1 on a fault, 2 on a bad config."""
-    path = args.config or (DEFAULT_PATH if DEFAULT_PATH.exists() else None)
     try:
-        config = load_config(path)
+        config = load_config(args.config or installed_config())
     except ConfigError as error:
         print(f"codenames-table selftest: {error}", file=sys.stderr)
         return EXIT_USAGE
