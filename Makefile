@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest translations clean install uninstall
+.PHONY: test lint typecheck pytest bench translations clean install uninstall
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -21,6 +21,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(VENV)/bin/pytest -q
+
+# Measure the table on virtual hardware in real time (about two minutes): one JSON object on
+# standard output, the comparison with the budgets on standard error.
+bench: $(STAMP)
+	$(PY) -m firmware.bench
 
 # Recompile the gettext catalogs after editing a firmware/locale/*/LC_MESSAGES/table.po file.
 translations: $(STAMP)

@@ -1,0 +1,85 @@
+"""`make bench` in a tiny configuration: the shape of its output and counts that must add up.
+
+Nothing here times anything: the figures depend on the machine, and `make bench` is where they
+are read. These runs use an unpaced bus, a few touches and a short idle.
+"""
+
+import contextlib
+import doctest
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import firmware.bench
+from board_rules.codenames import Game, GiveClue, Phase, Touch, generate_key
+from firmware.bench import main, measure_play, next_move
+from firmware.oled import FULL_FRAME_BYTES
+from firmware.store import GameStore, TimedAction
+
+
+def test_the_docstring_examples_hold() -> None:
+    assert doctest.testmod(firmware.bench).failed == 0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_bench_plays_the_longest_legal_game_on_any_key(seed: int) -> None:
+    game = Game(generate_key(random.Random(seed)))
+    touches = 0
+    while (move := next_move(game.state)) != "new":
+        # Every move is legal: play() raises on an illegal one.
+        game.play(GiveClue(0) if move == "clue" else Touch(move))
+        touches += move != "clue"
+    assert game.state.phase is Phase.OVER
+    assert touches == 23  # every card but one agent of each team
+    assert len(game.state.covered) == 23
+
+
+def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["--touches", "2", "--idle", "0.1", "--startup-runs", "1", "--unpaced"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(argv) == 0
+    figures = json.loads(out.getvalue())
+    for name in ("touch_to_led_ms", "touch_to_oled_ms"):
+        assert set(figures[name]) == {"median", "p99"}
+        assert 0 < figures[name]["median"] <= figures[name]["p99"]
+    assert set(figures["oled_bytes_per_event"]) == {"sent", "full_frame"}
+    for name in ("idle_pin_reads_per_s", "idle_cpu_percent", "startup_s", "rss_mb"):
+        assert isinstance(figures[name], int | float) and figures[name] >= 0
+    assert figures["startup_s"] > 0 and figures["rss_mb"] > 0
+    assert figures["samples"]["touches"] == 2
+    assert set(figures["within_budget"]) == set(figures["budgets"])
+    assert all(isinstance(ok, bool) for ok in figures["within_budget"].values())
+    # The human-readable comparison names every budget.
+    assert all(name in err.getvalue() for name in figures["budgets"])
+
+
+def test_touches_events_and_bytes_add_up_across_a_new_game(tmp_path: Path) -> None:
+    # A saved game two touches from its end: the table resumes it, the bench finishes it (the last
+    # bystander, a clue, the assassin), holds NEW, announces a clue and touches once more.
+    key = generate_key(random.Random(11))
+    game = Game(key)
+    while (move := next_move(game.state)) == "clue" or len(game.state.covered) < 21:
+        assert move != "new"
+        game.play(GiveClue(0) if move == "clue" else Touch(move))
+    with GameStore(tmp_path) as store:
+        game_id = store.start_game(key, game.mode)
+        store.save(game_id, game, [TimedAction(action, 0.0) for action in game.applied])
+
+    figures = measure_play(tmp_path, touches=3, paced=False, idle_s=0.1)
+
+    # The last bystander, a clue, the assassin, a new game, a clue, a touch: six screens.
+    assert figures["samples"] == {"touches": 3, "oled_events": 6}
+    traffic = figures["oled_bytes_per_event"]
+    assert traffic["full_frame"] == FULL_FRAME_BYTES
+    assert 0 < traffic["sent"] <= traffic["full_frame"]
+    assert figures["idle_pin_reads_per_s"] == 0  # an idle scanner reads no pin at all
+    with GameStore(tmp_path) as store:
+        assert len(store.game_ids()) == 2
+        latest = store.latest_game()
+        assert latest is not None
+        assert [str(timed.action) for timed in latest.actions][:1] == ["clue 0"]
+        assert len(latest.actions) == 2
