@@ -1,29 +1,81 @@
-"""`codenames-table sim`: the table on virtual hardware; `--headless --script` plays a script."""
+"""`codenames-table sim`: the table on virtual hardware.
+
+Without `--headless` it opens the desktop simulation (`firmware.sim_app`, imported only then:
+Textual takes a while to load on a Pi); `--headless --script FILE` plays a script and prints its
+dumps.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
 
 from firmware.cli import EXIT_USAGE
-from firmware.config import ConfigError, load_config
+from firmware.config import ConfigError, TableConfig, load_config
 from firmware.script import ScriptError, ScriptRunner, parse_script
+from firmware.words import WordListError, WordSource
+
+APP_NAME = "codenames-table"
+
+
+def default_state_dir() -> Path:
+    """Where the simulation keeps its games unless told: a per-user data folder
+    (`$XDG_DATA_HOME/codenames-table`, or `~/.local/share/codenames-table`), so that a game
+    goes on after the window was closed. The config's `state_dir` is the Pi's, not a desktop's."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    # The XDG spec says to ignore a relative path.
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / APP_NAME
 
 
 def run_sim(args: argparse.Namespace) -> int:
     """Run the `sim` subcommand; returns the exit code."""
-    if not args.headless or args.script is None:
-        print(
-            "codenames-table sim: only --headless --script FILE is available so far",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
     try:
         config = load_config(args.config)
     except ConfigError as error:
         print(f"codenames-table sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.headless:
+        return _run_headless(args, config)
+    if args.script is not None or args.oled_png is not None:
+        print("codenames-table sim: --script and --oled-png need --headless", file=sys.stderr)
+        return EXIT_USAGE
+    return _run_window(args, config)
+
+
+def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
+    words_file: Path | None = getattr(args, "words", None)
+    try:
+        words = WordSource() if words_file is None else WordSource.from_file(Path(words_file))
+    except WordListError as error:
+        print(f"codenames-table sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    from firmware.sim_app import SimApp
+
+    try:
+        app = SimApp(
+            config,
+            args.state_dir or default_state_dir(),
+            words=words,
+            seed=args.seed,
+            language=args.lang,
+        )
+    except WordListError as error:
+        print(f"codenames-table sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        app.run()
+    finally:
+        app.close()
+    return 0
+
+
+def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
+    if args.script is None:
+        print("codenames-table sim: --headless needs --script FILE", file=sys.stderr)
         return EXIT_USAGE
     name = "<stdin>" if args.script == "-" else args.script
     try:
