@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest bench translations clean install uninstall
+.PHONY: test lint typecheck pytest bench translations clean install uninstall sim
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -11,6 +11,10 @@ $(STAMP): pyproject.toml
 	touch $@
 
 test: lint typecheck pytest
+
+# The desktop simulation in this terminal; options go in SIM_ARGS, e.g. SIM_ARGS="--lang it".
+sim: $(STAMP)
+	$(VENV)/bin/codenames-table sim $(SIM_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
