@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
-from typing import ClassVar, Final, get_args
+from typing import ClassVar, Final, NamedTuple, get_args
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -112,6 +112,13 @@ def _console_bindings() -> list[BindingType]:
     return bindings
 
 
+class _Press(NamedTuple):
+    """A switch held down: since when (virtual seconds) and which press it is."""
+
+    at: float
+    number: int
+
+
 class SimApp(App[None]):
     """The table on virtual hardware, in a terminal; `close` (or leaving the app) stops it."""
 
@@ -168,8 +175,11 @@ class SimApp(App[None]):
         self.deal: Mapping[Coord, str] = {}
         """The words on the cards."""
         self._dealt: tuple[Game, str] | None = None
-        self._held: dict[Switch, float] = {}
-        """Switches down now, with the virtual time each closed."""
+        self._held: dict[Switch, _Press] = {}
+        """Switches down now."""
+        self._presses = 0
+        self._mouse_held: set[Switch] = set()
+        """Switches the mouse holds down (a key's press ends by itself)."""
         self._oled_dirty = True
         self._shown_strip: tuple[tuple[int, ...], ...] | None = None
         self._real_last = time.monotonic()
@@ -281,29 +291,33 @@ class SimApp(App[None]):
         """Close `switch`; False when it is already down."""
         if switch in self._held or self._closed:
             return False
-        self._held[switch] = self.clock.monotonic()
+        self._presses += 1
+        self._held[switch] = _Press(self.clock.monotonic(), self._presses)
         self._move(switch, closed=True)
         return True
 
     def release(self, switch: Switch) -> None:
         """Open `switch`, but not before it was down for a short press: a click of the mouse
         takes no time at all, and the scanner would rightly take it for a bounce."""
-        pressed_at = self._held.get(switch)
-        if pressed_at is None:
+        press = self._held.get(switch)
+        if press is None:
             return
-        left = pressed_at + PRESS_S - self.clock.monotonic()
+        left = press.at + PRESS_S - self.clock.monotonic()
         if left > 0:
-            self.clock.call_later(left, partial(self._open, switch))
+            self.clock.call_later(left, partial(self._open, switch, press.number))
         else:
-            self._open(switch)
+            self._open(switch, press.number)
 
     def tap(self, switch: Switch, hold_s: float = PRESS_S) -> None:
         """Press `switch` and let go `hold_s` seconds later (on the virtual clock)."""
         if self.press(switch):
-            self.clock.call_later(hold_s, partial(self._open, switch))
+            self.clock.call_later(hold_s, partial(self._open, switch, self._presses))
 
-    def _open(self, switch: Switch) -> None:
-        if self._held.pop(switch, None) is not None and not self._closed:
+    def _open(self, switch: Switch, number: int) -> None:
+        # A release meant for an earlier press of the same switch leaves a newer one alone.
+        press = self._held.get(switch)
+        if press is not None and press.number == number and not self._closed:
+            del self._held[switch]
             self._move(switch, closed=False)
 
     def _move(self, switch: Switch, *, closed: bool) -> None:
@@ -316,11 +330,15 @@ class SimApp(App[None]):
             (encoder.press if closed else encoder.release)()
 
     def on_switch_down(self, message: SwitchDown) -> None:
-        self.press(message.switch)
+        if self.press(message.switch):
+            self._mouse_held.add(message.switch)
         self.advance(0)
 
     def on_switch_up(self, message: SwitchUp) -> None:
-        self.release(message.switch)
+        # Only the mouse's own press: letting go must not cut short a key's long press.
+        if message.switch in self._mouse_held:
+            self._mouse_held.discard(message.switch)
+            self.release(message.switch)
         self.advance(0)
 
     def on_knob_turned(self, message: KnobTurned) -> None:

@@ -208,6 +208,20 @@ def test_a_console_button_held_with_the_mouse_is_a_long_press(tmp_path: Path) ->
     drive(make_app(tmp_path), scenario)
 
 
+def test_a_click_during_a_keys_long_press_does_not_cut_it_short(tmp_path: Path) -> None:
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        await keys(pilot, app, "space")
+        await click(pilot, app, "A1")
+        await pilot.press("U")
+        app.advance(0.2)
+        assert await pilot.click("#switch-undo")
+        app.advance(1.3)
+        assert app.vt.table.state.covered == frozenset()
+        assert "undo held" in app.recent
+
+    drive(make_app(tmp_path), scenario)
+
+
 def test_the_encoder_turns_by_click_and_by_key(tmp_path: Path) -> None:
     async def scenario(pilot: Pilot[None], app: SimApp) -> None:
         assert oled_lines(app)[2] == "« 1 »"
