@@ -459,13 +459,17 @@ def test_check_says_when_it_is_not_run_as_root() -> None:
         if os.geteuid() == 0 and setpriv
         else ()
     )
-    # A world-readable fake root, so that `nobody` can read it.
+    # A world-readable fake root and copy of the script, so that `nobody` can read them
+    # wherever the checkout is (CI's clone may sit in a private directory).
     with tempfile.TemporaryDirectory() as directory:
         os.chmod(directory, 0o755)
+        script = Path(directory) / "install.sh"
+        shutil.copyfile(INSTALL, script)
+        os.chmod(script, 0o644)
         root = fake_pi(
             Path(directory), devices=("gpiochip0", "i2c-1", "spidev0.0"), user_groups=None
         )
-        result = run_script(INSTALL, "--check", root=root, user=user)
+        result = run_script(script, "--check", root=root, user=user)
     assert result.returncode == 1
     assert "MISSING: not root: installing needs root" in result.stdout
     assert "fix: sudo make install" in result.stdout
@@ -554,7 +558,8 @@ def test_make_has_install_and_uninstall_targets() -> None:
     if make is None:
         pytest.skip("make is not installed")
     result = subprocess.run(
-        [make, "-n", "install", "uninstall"],
+        # Under `make test` the inner make would also print its directory changes.
+        [make, "--no-print-directory", "-n", "install", "uninstall"],
         cwd=REPO,
         capture_output=True,
         text=True,
