@@ -41,7 +41,7 @@ from firmware.led_strip import DATA_PIN, Ws281xStrip
 from firmware.oled import FULL_FRAME_BYTES
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.strip import VirtualPixelStrip
-from firmware.virtual_table import VirtualTable
+from firmware.virtual_table import ObservedPixelStrip, VirtualTable
 
 BUS_HZ = 400_000
 """The OLED's I2C clock on the Pi (config.txt: dtparam=i2c_arm_baudrate=400000)."""
@@ -104,17 +104,6 @@ def next_move(state: GameState) -> Move:
 # Instruments at the lowest boundary: the strip's show() and the bus's transfers
 
 
-class TimedPixelStrip(VirtualPixelStrip):
-    """The virtual strip, also calling `on_show` right after each frame went out."""
-
-    on_show: Callable[[], None] | None = None
-
-    def show(self) -> None:
-        super().show()
-        if self.on_show is not None:
-            self.on_show()
-
-
 class BusTimer:
     """The bus's `pace`: sleeps each transfer's bus time (when `paced`) and notes when it ended."""
 
@@ -169,7 +158,7 @@ def pi_like_table(
     config = config or bench_config()
     timer = BusTimer(paced=paced)
     bus = VirtualI2C(frequency=BUS_HZ, pace=timer)
-    pixels = TimedPixelStrip(config.led_layout.pixel_count, DATA_PIN)
+    pixels = ObservedPixelStrip(config.led_layout.pixel_count, DATA_PIN)
     strip: Ws281xStrip[VirtualPixelStrip] = Ws281xStrip(pixels)
     leds = _LedLog()
     with (

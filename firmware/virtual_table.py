@@ -50,6 +50,18 @@ class NotVirtualTimeError(RuntimeError):
     """`wait` or a scripted press on a table whose clock is not a `VirtualClock`."""
 
 
+class ObservedPixelStrip(VirtualPixelStrip):
+    """The virtual strip, also calling `on_show` right after each frame went out: how the
+    benchmarks time the LED key, and how the soak driver sees the players' feedback."""
+
+    on_show: Callable[[], None] | None = None
+
+    def show(self) -> None:
+        super().show()
+        if self.on_show is not None:
+            self.on_show()
+
+
 class VirtualTable:
     """A table on virtual hardware; `close` it (or use `with`) to stop its devices.
 
@@ -105,9 +117,14 @@ class VirtualTable:
         self.chip = VirtualSSD1306(strict=False)
         self.bus.attach(config.oled.address, self.chip)
         self.oled = Oled(self.clock, i2c=self.bus, config=config.oled)
-        self.display: ImmediateDisplay | DisplayWorker = (
-            DisplayWorker(self.oled) if threaded_display else ImmediateDisplay(self.oled)
-        )
+        self.display: ImmediateDisplay | DisplayWorker
+        if threaded_display:
+            self.display = DisplayWorker(self.oled)
+            # As on the Pi: the OLED's timed redraws go to the display's thread, off the
+            # clock's thread that also scans the switches.
+            self.oled.defer = self.display.run_soon
+        else:
+            self.display = ImmediateDisplay(self.oled)
         self.strip = open_virtual_strip(config.led_layout.pixel_count) if strip is None else strip
         self.lights = LedKey(self.strip, config.led_layout, config.led_style)
         self._wall_start = wall_clock_start
