@@ -29,7 +29,7 @@ pytest: $(STAMP)
 # Measure the table on virtual hardware in real time (about two minutes): one JSON object on
 # standard output, the comparison with the budgets on standard error.
 bench: $(STAMP)
-	$(PY) -m firmware.bench
+	@$(PY) -m firmware.bench
 
 # Recompile the gettext catalogs after editing a firmware/locale/*/LC_MESSAGES/table.po file.
 translations: $(STAMP)

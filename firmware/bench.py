@@ -51,7 +51,7 @@ STARTUP_RUNS = 3
 SEED = 6
 TIMEOUT_S = 10.0
 """Bound on every wait for the table: a hung table stops the bench instead of hanging it."""
-POLL_S = 0.0005
+POLL_S = 0.001
 """How often the driving thread looks; the figures come from timestamps, not from polling."""
 SCAN_QUIET_S = 0.015
 """No pin read for three scan periods: the scanner has gone back to waiting for an edge."""
@@ -190,10 +190,11 @@ def _until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT_S)
         time.sleep(POLL_S)
 
 
-def _scanner_idle(vt: VirtualTable) -> None:
-    """Wait until the scanner is back to waiting for an edge, so that the next press is timed
-    from a table at rest, not from one still debouncing the last release."""
-    time.sleep(vt.config.inputs.debounce_ms / 1000)
+def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
+    """Wait until the scanner is back to waiting for an edge after the release at
+    `released_at` (`time.monotonic`), so that the next press is timed from a table at rest, not
+    from one still debouncing the last release."""
+    time.sleep(max(released_at + vt.config.inputs.debounce_ms / 1000 - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
     reads, since = vt.pin_reads, time.monotonic()
     while time.monotonic() - since < SCAN_QUIET_S:
@@ -267,13 +268,14 @@ class Player:
         led_at = self._leds.covered_since(frames, coord)
         assert led_at is not None  # just waited for it
         vt.circuit.release_pad(coord)
+        released_at = time.monotonic()
         # The loop hands the screen over right after the LED frame; then the worker draws it.
         self._shown(screen, sent, f"touching {coord}")
         if self._bus.transfers == transfers:
             raise BenchError(f"touching {coord} sent nothing to the OLED")
         oled_at = self._bus.last_end
         self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
-        _scanner_idle(vt)
+        _scanner_idle(vt, released_at)
 
     def _announce_clue(self) -> None:
         vt = self._vt
@@ -292,8 +294,9 @@ class Player:
         hold = 2.0 + NEW_HOLD_MARGIN_S
         _until(lambda: vt.table.game is not game, "a new game", TIMEOUT_S + hold)
         vt.circuit.release_button(ConsoleButton.NEW)
+        released_at = time.monotonic()
         self._shown(screen, sent, "a new game")
-        _scanner_idle(vt)
+        _scanner_idle(vt, released_at)
 
 
 # Figures
