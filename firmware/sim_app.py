@@ -16,7 +16,6 @@ one (held past its hold time); with the mouse a switch stays down as long as the
 
 from __future__ import annotations
 
-import queue
 import random
 import time
 from collections import deque
@@ -253,37 +252,17 @@ class SimApp(App[None]):
         self.advance(elapsed)
 
     def advance(self, seconds: float) -> None:
-        """Let `seconds` of virtual time pass, handing every event to the table at its time,
-        then redraw.
-
-        This is `VirtualTable.wait` with one addition: each input event is noted for the events
-        line on its way to the table.
-        """
+        """Let `seconds` of virtual time pass, handing every event to the table at its time
+        (and noting each input for the events line), then redraw."""
         if self._closed:
             return
-        clock = self.clock
-        end = clock.monotonic() + seconds
-        while True:
-            self._handle_queued()
-            due = clock.next_due
-            if due is None or due > end:
-                break
-            clock.advance(max(due - clock.monotonic(), 0.0))
-        clock.advance(max(end - clock.monotonic(), 0.0))
-        self._handle_queued()
+        self.vt.wait(seconds, observe=self._note_event)
         if self._mounted:
             self._redraw()
 
-    def _handle_queued(self) -> None:
-        table = self.vt.table
-        while True:
-            try:
-                event = self.vt.events.get_nowait()
-            except queue.Empty:
-                return
-            if isinstance(event, _INPUT_EVENTS):
-                self.recent.appendleft(str(event))
-            table.handle(event)
+    def _note_event(self, event: object) -> None:
+        if isinstance(event, _INPUT_EVENTS):
+            self.recent.appendleft(str(event))
 
     # Switches
 

@@ -219,14 +219,17 @@ class Table:
         """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
         self.events.put(event)
 
-    def run_pending(self) -> int:
-        """Handle every queued event on this thread; returns how many there were."""
+    def run_pending(self, observe: Callable[[TableEvent], None] | None = None) -> int:
+        """Handle every queued event on this thread, showing each to `observe` first (the
+        simulation's line of recent inputs); returns how many there were."""
         handled = 0
         while True:
             try:
                 event = self.events.get_nowait()
             except queue.Empty:
                 return handled
+            if observe is not None:
+                observe(event)
             self.handle(event)
             handled += 1
 

@@ -163,8 +163,9 @@ class VirtualTable:
         """Reads of any pin's level (matrix, encoder, push) since the table was built."""
         return sum(pin.reads for pin in self.factory.pins.values() if isinstance(pin, CountingPin))
 
-    def wait(self, seconds: float) -> None:
-        """Let `seconds` pass, handling every event when it happens (virtual clock only)."""
+    def wait(self, seconds: float, observe: Callable[[TableEvent], None] | None = None) -> None:
+        """Let `seconds` pass, handling every event when it happens (virtual clock only);
+        `observe` sees each event before the table handles it."""
         clock = self._virtual_clock
         if clock is None:
             raise NotVirtualTimeError(
@@ -175,13 +176,13 @@ class VirtualTable:
             raise RuntimeError("the game loop runs on its own thread: wait() would race it")
         end = clock.monotonic() + seconds
         while True:
-            self._pump()
+            self.table.run_pending(observe)
             due = clock.next_due
             if due is None or due > end:
                 break
             clock.advance(max(due - clock.monotonic(), 0.0))
         clock.advance(max(end - clock.monotonic(), 0.0))
-        self._pump()
+        self.table.run_pending(observe)
 
     def start_loop(
         self, heartbeat: Callable[[], None] = lambda: None, heartbeat_s: float = 1.0
@@ -204,9 +205,6 @@ class VirtualTable:
     def loop_running(self) -> bool:
         """True while the game loop thread of `start_loop` is alive."""
         return self._loop is not None and self._loop.is_alive()
-
-    def _pump(self) -> None:
-        self.table.run_pending()
 
     def press_pad(self, coord: Coord, hold_s: float = PRESS_S) -> None:
         """Press a card pad for `hold_s` seconds, then let go."""
