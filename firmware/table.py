@@ -299,6 +299,8 @@ class Table:
         elif isinstance(event, EncoderTurned):
             if phase in (Phase.CLUE, Phase.PENALTY_COVER):
                 self._turn_selector(event.steps)
+                # The spymaster is dialling: show the selector now, not after the notice.
+                self._notice = ()
         elif isinstance(event, EncoderPushed):
             if phase in (Phase.CLUE, Phase.PENALTY_COVER):
                 return self._play(GiveClue(self._selector), now)

@@ -505,3 +505,15 @@ def test_the_circuit_must_own_its_pins() -> None:
         pytest.raises(ValueError, match="build the circuit before"),
     ):
         SwitchMatrixCircuit(factory)
+
+
+def test_a_pin_keeps_a_bounded_history_of_its_levels() -> None:
+    from firmware.virtual.matrix_circuit import STATE_HISTORY
+
+    factory = MockFactory(pin_class=CountingPin)
+    pin = factory.pin(5)
+    pin.function = "output"
+    for n in range(10 * STATE_HISTORY):
+        pin.state = n % 2
+    assert STATE_HISTORY <= len(pin.states) <= 2 * STATE_HISTORY
+    assert pin.states[-1].state == (10 * STATE_HISTORY - 1) % 2

@@ -161,3 +161,10 @@ def test_the_readme_script_example_prints_what_the_readme_shows(tmp_path: Path) 
     assert json.dumps(second["game"]["covered"]) in shown
     for coord in ("A1", "B1", "C4", "E5", "edge"):
         assert f'"{coord}": "{second["leds"][coord]}"' in shown
+
+
+def test_turning_the_encoder_shows_the_selector_at_once_over_a_notice(tmp_path: Path) -> None:
+    script = f"{KEY_LINE}\n{clue(1)}{presses('C4')}dump\nturn +1\ndump\n"
+    notice, dialling = play(script, tmp_path)
+    assert notice["oled"][1:3] == ["Bystander", "Turn over"]
+    assert dialling["oled"][1:3] == ["Turn, then push", "« 2 »"]

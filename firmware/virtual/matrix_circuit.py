@@ -33,9 +33,17 @@ from firmware.matrix import (
     switch_position,
 )
 
+STATE_HISTORY = 64
+"""Level changes a pin keeps for inspection; gpiozero's mock keeps every one otherwise."""
+
 
 class CountingPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type hints
-    """A mock pin that counts how often its level is read; use it as `MockFactory(pin_class=)`."""
+    """A mock pin that counts how often its level is read; use it as `MockFactory(pin_class=)`.
+
+    It keeps only the last `STATE_HISTORY` level changes: the scanner drives the rows every few
+    milliseconds while a pad is down, and a simulation left running for an evening would
+    otherwise hold every change it ever made.
+    """
 
     def __init__(self, factory: MockFactory, info: Any) -> None:
         self.reads = 0
@@ -44,6 +52,12 @@ class CountingPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type h
     def _get_state(self) -> Any:
         self.reads += 1
         return super()._get_state()
+
+    def _change_state(self, value: bool) -> bool:
+        changed: bool = super()._change_state(value)
+        if len(self.states) > 2 * STATE_HISTORY:
+            del self.states[:-STATE_HISTORY]
+        return changed
 
 
 class _MatrixPin(CountingPin):
