@@ -1,4 +1,5 @@
-"""The Raspberry Pi's own devices, opened from the config: console, OLED and LED key.
+"""The table's devices opened from the config: the console (on the Pi or on mock pins), and
+the Pi's own OLED and LED key.
 
 `codenames-table run` and `codenames-table selftest` share this. A device that fails to open is
 reported and replaced by its virtual twin, so that the table can still be played (or tested)
@@ -11,6 +12,8 @@ import logging
 import queue
 from dataclasses import dataclass
 from typing import Any
+
+from gpiozero.pins import Factory
 
 from firmware.clock import Clock
 from firmware.config import TableConfig
@@ -51,11 +54,15 @@ def _open_strip(config: TableConfig) -> LedStrip:
         return open_virtual_strip(count)
 
 
-def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any]) -> PiDevices:
-    """Open the console (input events go to `events`), the OLED and the LED key."""
+def open_console(
+    config: TableConfig, clock: Clock, events: queue.Queue[Any], pin_factory: Factory | None = None
+) -> Console:
+    """The console on the config's pins, reporting to `events`; `pin_factory` None is gpiozero's
+    default (the Pi's GPIO), the virtual table passes its mock factory."""
     pins = config.pins
-    console = Console(
+    return Console(
         clock,
+        pin_factory=pin_factory,
         events=events,
         matrix_rows=pins.matrix_rows,
         matrix_columns=pins.matrix_columns,
@@ -66,6 +73,11 @@ def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any])
         debounce_ms=config.inputs.debounce_ms,
         stuck_after_s=config.inputs.stuck_after_s,
     )
+
+
+def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any]) -> PiDevices:
+    """Open the console (input events go to `events`), the OLED and the LED key."""
+    console = open_console(config, clock, events)
     try:
         oled = Oled(clock, config=config.oled)
         lights = LedKey(_open_strip(config), config.led_layout, config.led_style)

@@ -25,11 +25,11 @@ from gpiozero.pins.mock import MockFactory
 from board_rules.codenames import Coord, Key
 from firmware.clock import Clock, VirtualClock
 from firmware.config import TableConfig
-from firmware.console import Console
 from firmware.display import DisplayWorker, ImmediateDisplay
 from firmware.events import ConsoleButton
 from firmware.led_strip import LedKey, Ws281xStrip, open_virtual_strip
 from firmware.oled import Oled
+from firmware.pi_devices import open_console
 from firmware.store import GameStore
 from firmware.table import Table, TableEvent, TimingSettings
 from firmware.virtual.encoder import VirtualEncoder
@@ -100,19 +100,7 @@ class VirtualTable:
             self.factory, a=pins.encoder_a, b=pins.encoder_b, push=pins.encoder_push
         )
         self.events: queue.Queue[TableEvent] = queue.Queue()
-        self.console = Console(
-            self.clock,
-            pin_factory=self.factory,
-            events=self.events,
-            matrix_rows=pins.matrix_rows,
-            matrix_columns=pins.matrix_columns,
-            encoder_a=pins.encoder_a,
-            encoder_b=pins.encoder_b,
-            encoder_push=pins.encoder_push,
-            buzzer=pins.buzzer,
-            debounce_ms=config.inputs.debounce_ms,
-            stuck_after_s=config.inputs.stuck_after_s,
-        )
+        self.console = open_console(config, self.clock, self.events, pin_factory=self.factory)
         self.bus = VirtualI2C() if bus is None else bus
         self.chip = VirtualSSD1306(strict=False)
         self.bus.attach(config.oled.address, self.chip)
