@@ -1,0 +1,77 @@
+"""The complete rules of Coda, the tile code-breaking game: the opening, the turn (draw,
+attack, go on or stop), the empty pool, elimination, the advanced game's dashes, the optional
+time rule, and each player's view.
+
+>>> import random
+>>> from board_rules.coda import Draw, Game, TakeTiles, Color, Phase
+>>> game = Game.new(2, random.Random(5))
+>>> for action in (TakeTiles(2, 2), TakeTiles(1, 3), Draw(Color.WHITE)):
+...     state = game.play(action)
+>>> state.phase, len(state.hand), state.view(1).hand[0].value is None
+(<Phase.ATTACK: 'attack'>, 1, True)
+"""
+
+from board_rules.coda.actions import (
+    Action,
+    Arrange,
+    Attack,
+    Draw,
+    Place,
+    Reveal,
+    Stop,
+    TakeTiles,
+    Timeout,
+)
+from board_rules.coda.errors import (
+    CodaError,
+    IllegalActionError,
+    InconsistentViewError,
+    InvalidActionError,
+    InvalidSetupError,
+    InvalidStateError,
+    InvalidTileError,
+)
+from board_rules.coda.game import Game
+from board_rules.coda.reasons import Reason
+from board_rules.coda.row import RowTile, is_ordered, legal_slots
+from board_rules.coda.rules import apply
+from board_rules.coda.state import GameState, Phase, Pool, opening_size, shuffle_pool
+from board_rules.coda.tiles import DASH, Color, Tile, Value, game_tiles
+from board_rules.coda.view import PlayerView, SeenTile
+
+__all__ = [
+    "DASH",
+    "Action",
+    "Arrange",
+    "Attack",
+    "CodaError",
+    "Color",
+    "Draw",
+    "Game",
+    "GameState",
+    "IllegalActionError",
+    "InconsistentViewError",
+    "InvalidActionError",
+    "InvalidSetupError",
+    "InvalidStateError",
+    "InvalidTileError",
+    "Phase",
+    "Place",
+    "PlayerView",
+    "Pool",
+    "Reason",
+    "Reveal",
+    "RowTile",
+    "SeenTile",
+    "Stop",
+    "TakeTiles",
+    "Tile",
+    "Timeout",
+    "Value",
+    "apply",
+    "game_tiles",
+    "is_ordered",
+    "legal_slots",
+    "opening_size",
+    "shuffle_pool",
+]

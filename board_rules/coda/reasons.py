@@ -1,0 +1,53 @@
+"""Why the rules reject an action: stable codes that screens, logs and tests share.
+
+The values never change once released: saved games and translated messages are keyed by them.
+"""
+
+from enum import Enum
+
+
+class Reason(Enum):
+    """A stable code for a rejected action."""
+
+    GAME_OVER = "game-over"
+    """Any action after the game has ended."""
+    MUST_TAKE = "must-take"
+    """The opening: the player in turn must take its tiles first."""
+    MUST_ARRANGE = "must-arrange"
+    """The advanced game's opening: the player in turn must lay out its row first."""
+    MUST_DRAW = "must-draw"
+    """The turn starts with drawing a tile while any are left."""
+    MUST_PLACE = "must-place"
+    """A tile in hand waits for its owner to choose its place in the row."""
+    MUST_REVEAL = "must-reveal"
+    """After a wrong attack with nothing drawn, the attacker must turn one of its own tiles."""
+    ATTACKING = "attacking"
+    """During the attacks only an attack, a stop or a timeout is accepted."""
+    ALREADY_DRAWN = "already-drawn"
+    """A second draw in the same turn."""
+    POOL_EMPTY = "pool-empty"
+    """A draw when no tile is left to draw."""
+    MUST_ATTACK_FIRST = "must-attack-first"
+    """A stop before the first right attack of the turn: every turn has at least one attack."""
+    WRONG_COUNT = "wrong-count"
+    """Opening tiles of a number other than 4 (3 with four players)."""
+    BAD_ARRANGEMENT = "bad-arrangement"
+    """An opening layout that does not give each dash held its own position in the row."""
+    COLOUR_USED_UP = "colour-used-up"
+    """Taking or drawing more tiles of a colour than are left."""
+    NO_SUCH_PLAYER = "no-such-player"
+    """An attack on a player who is not in the game."""
+    OWN_ROW = "own-row"
+    """An attack on one's own row."""
+    PLAYER_OUT = "player-out"
+    """An attack on a player whose tiles are all revealed: that player is out."""
+    NO_SUCH_TILE = "no-such-tile"
+    """An attack or a reveal of a position past the end of the row."""
+    ALREADY_REVEALED = "already-revealed"
+    """An attack or a reveal of a tile that is already face up."""
+    NO_DASHES = "no-dashes"
+    """Naming a dash in the basic game, which has none."""
+    NO_SUCH_SLOT = "no-such-slot"
+    """Placing a tile past either end of the row."""
+    OUT_OF_ORDER = "out-of-order"
+    """Placing a numbered tile where the row would no longer be in order."""

@@ -1,0 +1,141 @@
+"""A player's view: the projection of a game state onto what that player may know.
+
+A view holds every tile's colour and position, the values of the viewer's own tiles, of its own
+drawn tile and of every revealed tile, the misses everyone heard, how many tiles of each colour
+are left to draw, and whose turn it is. It holds nothing else: not the other players' hidden
+values, not their drawn tile's value, not the order of the pool. Two states that differ only in
+those give equal views, which is what makes a view safe to hand to a computer opponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from board_rules.coda.row import legal_slots
+from board_rules.coda.state import Phase
+from board_rules.coda.tiles import DASH, NUMBERS, Color, Tile, Value
+
+if TYPE_CHECKING:
+    from board_rules.coda.state import GameState
+
+
+@dataclass(frozen=True)
+class SeenTile:
+    """A tile as the viewer sees it."""
+
+    color: Color
+    value: Value | None
+    """None when the viewer cannot see it."""
+    revealed: bool = False
+    """Face up for everyone (a viewer also sees its own hidden tiles' values)."""
+    misses: frozenset[Value] = field(default_factory=frozenset)
+    """Values named against it in wrong attacks."""
+
+    @property
+    def tile(self) -> Tile | None:
+        """The tile, when the viewer knows its value."""
+        return None if self.value is None else Tile(self.color, self.value)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What `viewer` may know of a game."""
+
+    viewer: int
+    players: int
+    advanced: bool
+    starter: int
+    turn: int
+    phase: Phase
+    rows: tuple[tuple[SeenTile, ...], ...]
+    hand: tuple[SeenTile, ...]
+    """The tiles the player in turn holds apart: their colours always, their values only for
+    their owner, or for everyone when the tile is about to go into the row face up."""
+    face_up: bool
+    hits: int
+    pool_black: int
+    pool_white: int
+    winner: int | None
+
+    def pool_count(self, color: Color) -> int:
+        """How many tiles of `color` are left to draw."""
+        return self.pool_black if color is Color.BLACK else self.pool_white
+
+    def hidden(self, player: int) -> tuple[int, ...]:
+        """The positions of `player`'s tiles that are not face up."""
+        return tuple(i for i, seen in enumerate(self.rows[player]) if not seen.revealed)
+
+    def is_out(self, player: int) -> bool:
+        """True when `player` has a row and all of it is revealed."""
+        return bool(self.rows[player]) and not self.hidden(player)
+
+    def targets(self) -> tuple[tuple[int, int], ...]:
+        """Every (player, position) the viewer may attack: the hidden tiles of the others."""
+        return tuple(
+            (player, index)
+            for player in range(self.players)
+            if player != self.viewer
+            for index in self.hidden(player)
+        )
+
+    def nameable(self) -> tuple[Value, ...]:
+        """The values an attack may name: the numbers, and the dash in the advanced game."""
+        return (*NUMBERS, DASH) if self.advanced else NUMBERS
+
+    def own_tiles(self) -> tuple[Tile, ...]:
+        """The viewer's row, left to right."""
+        return tuple(Tile(seen.color, _known(seen.value)) for seen in self.rows[self.viewer])
+
+    def place_slots(self) -> tuple[int, ...]:
+        """In the place phase, where the viewer's first tile in hand may go."""
+        tile = self.hand[0].tile
+        if tile is None:
+            raise ValueError("only the owner of the tile in hand chooses its place")
+        return legal_slots(self.own_tiles(), tile)
+
+    def seen_tiles(self) -> frozenset[Tile]:
+        """Every tile whose value the viewer knows."""
+        every = (seen for row in self.rows for seen in row)
+        return frozenset(s.tile for s in (*every, *self.hand) if s.tile is not None)
+
+
+def _known(value: Value | None) -> Value:
+    if value is None:
+        raise ValueError("a viewer knows the values of its own row")
+    return value
+
+
+def view_of(state: GameState, viewer: int) -> PlayerView:
+    """The projection of `state` onto what `viewer` may know."""
+    if not 0 <= viewer < state.players:
+        raise ValueError(f"no player {viewer} in a game of {state.players}")
+    rows = tuple(
+        tuple(
+            SeenTile(
+                color=slot.tile.color,
+                value=slot.tile.value if slot.revealed or player == viewer else None,
+                revealed=slot.revealed,
+                misses=slot.misses,
+            )
+            for slot in row
+        )
+        for player, row in enumerate(state.rows)
+    )
+    shown = state.turn == viewer or (state.phase is Phase.PLACE and state.face_up)
+    hand = tuple(SeenTile(t.color, t.value if shown else None) for t in state.hand)
+    return PlayerView(
+        viewer=viewer,
+        players=state.players,
+        advanced=state.advanced,
+        starter=state.starter,
+        turn=state.turn,
+        phase=state.phase,
+        rows=rows,
+        hand=hand,
+        face_up=state.face_up,
+        hits=state.hits,
+        pool_black=state.pool.count(Color.BLACK),
+        pool_white=state.pool.count(Color.WHITE),
+        winner=state.winner,
+    )
