@@ -1,6 +1,6 @@
 """The complete rules of Coda, the tile code-breaking game: the opening, the turn (draw,
 attack, go on or stop), the empty pool, elimination, the advanced game's dashes, the optional
-time rule, and each player's view.
+time rule, each player's view, and exact deduction.
 
 >>> import random
 >>> from board_rules.coda import Draw, Game, TakeTiles, Color, Phase
@@ -22,6 +22,7 @@ from board_rules.coda.actions import (
     TakeTiles,
     Timeout,
 )
+from board_rules.coda.deduction import Deduction, deduce, deduce_rows
 from board_rules.coda.errors import (
     CodaError,
     IllegalActionError,
@@ -46,6 +47,7 @@ __all__ = [
     "Attack",
     "CodaError",
     "Color",
+    "Deduction",
     "Draw",
     "Game",
     "GameState",
@@ -69,6 +71,8 @@ __all__ = [
     "Timeout",
     "Value",
     "apply",
+    "deduce",
+    "deduce_rows",
     "game_tiles",
     "is_ordered",
     "legal_slots",
