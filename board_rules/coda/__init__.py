@@ -1,6 +1,6 @@
 """The complete rules of Coda, the tile code-breaking game: the opening, the turn (draw,
 attack, go on or stop), the empty pool, elimination, the advanced game's dashes, the optional
-time rule, each player's view, and exact deduction.
+time rule, each player's view, exact deduction, and computer players.
 
 >>> import random
 >>> from board_rules.coda import Draw, Game, TakeTiles, Color, Phase
@@ -33,6 +33,8 @@ from board_rules.coda.errors import (
     InvalidTileError,
 )
 from board_rules.coda.game import Game
+from board_rules.coda.match import play_game, play_match
+from board_rules.coda.players import Level, Strategy, strategy
 from board_rules.coda.reasons import Reason
 from board_rules.coda.row import RowTile, is_ordered, legal_slots
 from board_rules.coda.rules import apply
@@ -57,6 +59,7 @@ __all__ = [
     "InvalidSetupError",
     "InvalidStateError",
     "InvalidTileError",
+    "Level",
     "Phase",
     "Place",
     "PlayerView",
@@ -66,6 +69,7 @@ __all__ = [
     "RowTile",
     "SeenTile",
     "Stop",
+    "Strategy",
     "TakeTiles",
     "Tile",
     "Timeout",
@@ -77,5 +81,8 @@ __all__ = [
     "is_ordered",
     "legal_slots",
     "opening_size",
+    "play_game",
+    "play_match",
     "shuffle_pool",
+    "strategy",
 ]

@@ -1,0 +1,56 @@
+"""Games between computer players, from the deal to the winner, and matches of many games in
+which the winner of each game starts the next, as the rulebook says.
+
+>>> import random
+>>> from board_rules.coda.players import Level, strategy
+>>> play_match([strategy(Level.HARD), strategy(Level.RANDOM)], 3, random.Random(1))
+[3, 0]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from board_rules.coda.players import Strategy
+from board_rules.coda.rules import apply
+from board_rules.coda.state import GameState
+
+
+def play_game(
+    players: Sequence[Strategy],
+    rng: random.Random,
+    *,
+    advanced: bool = False,
+    starter: int = 0,
+) -> GameState:
+    """Play one game to its end: `rng` shuffles the tiles, then each player decides with its
+    own stream drawn from it. Returns the final state."""
+    state = GameState.new(len(players), rng, advanced=advanced, starter=starter)
+    streams = [random.Random(rng.getrandbits(64)) for _ in players]
+    while not state.is_over:
+        player = state.turn
+        state = apply(state, players[player](state.view(player), streams[player]))
+    return state
+
+
+def play_match(
+    players: Sequence[Strategy],
+    games: int,
+    rng: random.Random,
+    *,
+    advanced: bool = False,
+    starter: int = 0,
+) -> list[int]:
+    """Play `games` games, `starter` starting the first and each winner the next; returns the
+    wins of each player. Each game gets its own stream from `rng`, so the deals do not depend
+    on how much randomness the players used."""
+    wins = [0] * len(players)
+    for _ in range(games):
+        game_rng = random.Random(rng.getrandbits(64))
+        final = play_game(players, game_rng, advanced=advanced, starter=starter)
+        if final.winner is None:  # pragma: no cover - play_game returns only finished games
+            raise RuntimeError("a game ended without a winner")
+        wins[final.winner] += 1
+        starter = final.winner
+    return wins
