@@ -11,6 +11,8 @@
   hidden or face up, even with a single legal place: a dash may sit anywhere, and a number may
   go either side of a dash between its neighbours, so only an owner's free, always-asked choice
   keeps a hidden dash from showing. In the basic game every tile has one place and goes there.
+- The drawn tile lies apart from the row until the turn ends, so it cannot be attacked; once
+  in the row, hidden or face up, it is a tile of the row like any other.
 - A right attack that leaves one player alone with hidden tiles ends the game at once; the
   attacker's drawn tile stays in hand.
 - With no tile left to draw there is nothing to place: stopping just ends the turn, and a wrong
@@ -20,6 +22,8 @@
   nothing drawn, the attacker reveals one of its own tiles. After a right attack no further
   attack is due, so a timeout then is a stop.
 - A wrong attack is heard by everyone: the named value is recorded on the tile as a miss.
+- Players are numbered in the order of play (the rulebook's clockwise); one who is out is
+  skipped.
 """
 
 from __future__ import annotations

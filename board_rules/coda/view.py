@@ -5,6 +5,9 @@ drawn tile and of every revealed tile, the misses everyone heard, how many tiles
 are left to draw, and whose turn it is. It holds nothing else: not the other players' hidden
 values, not their drawn tile's value, not the order of the pool. Two states that differ only in
 those give equal views, which is what makes a view safe to hand to a computer opponent.
+
+A view remembers every miss, which the rulebook's etiquette leaves to the players' memories (no
+notes at the table): a screen shows what was said aloud, so every player gets the same memory.
 """
 
 from __future__ import annotations
