@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--headless", action="store_true", help="no window: play a script")
     sim.add_argument("--script", metavar="FILE", help="the script to play, or - for stdin")
     sim.add_argument("--oled-png", type=Path, metavar="DIR", help="save the OLED at each dump")
+    sim.add_argument(
+        "--words", type=Path, metavar="FILE", help="a word list for the cards, one word a line"
+    )
 
     run = commands.add_parser(
         "run",
@@ -82,6 +85,29 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--config", type=Path, help="the TOML config file (for the state dir)")
     stats.add_argument("--state-dir", type=Path, help="where the saved games are kept")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+
+    coda = commands.add_parser(
+        "coda",
+        help="play Coda, the tile code-breaking game, against computer opponents",
+        description="Play Coda on screen against 1-3 computer opponents; with --headless, let "
+        "computer players play each other and print the wins as JSON.",
+    )
+    coda.add_argument("--lang", choices=LANGUAGE_CHOICES, default="en", help="the language")
+    coda.add_argument("--seed", type=int, help="seed for the deals")
+    coda.add_argument(
+        "--opponents",
+        metavar="LEVELS",
+        default="easy",
+        help="the computer opponents, comma-separated: easy or hard (1 to 3 of them)",
+    )
+    coda.add_argument("--advanced", action="store_true", help="the advanced game, with dashes")
+    coda.add_argument("--headless", action="store_true", help="computer players only, no window")
+    coda.add_argument(
+        "--players",
+        metavar="LEVELS",
+        help="with --headless: 2 to 4 players, comma-separated: easy, hard or random",
+    )
+    coda.add_argument("--games", type=int, default=1, metavar="G", help="with --headless")
     return parser
 
 
@@ -104,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from firmware.stats import run_stats
 
         return run_stats(args)
+    if args.command == "coda":
+        from firmware.coda_command import run_coda
+
+        return run_coda(args)
     from firmware.run_command import run_table
 
     return run_table(args)
