@@ -81,8 +81,8 @@ def row(state: GameState, player: int) -> str:
 
 def random_action(state: GameState, rng: random.Random) -> Action:
     """A random action of the phase, legal or not (the rules judge): taking, arranging,
-    drawing, attacking any position of any player with any value, stopping, timing out,
-    placing and revealing anywhere."""
+    drawing, attacking any position of any player with any value (the right one often),
+    stopping, timing out, placing and revealing anywhere."""
     size, phase = state.opening_size, state.phase
     if phase is Phase.TAKE:
         black = rng.randint(0, size)
@@ -101,7 +101,11 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     if roll < 0.3:
         return Stop()
     player = rng.randrange(state.players)
-    index = rng.randint(0, len(state.rows[player]))
+    row = state.rows[player]
+    index = rng.randint(0, len(row))
+    if index < len(row) and rng.random() < 0.4:
+        # Peeking at the answer now and then gives right attacks, stops and hidden placements.
+        return Attack(player, index, row[index].tile.value)
     return Attack(player, index, rng.choice([*range(12), DASH]))
 
 
