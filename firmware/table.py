@@ -172,6 +172,8 @@ class Table:
         self._notice: tuple[str, ...] = ()
         self._notice_until = 0.0
         self._timer: SandTimer | None = None
+        self._timer_due = 0.0
+        """When the sand timer's pending tick comes (redraw of its bar, or its end)."""
         self._timer_hold_seen = False
         """The TIMER press now ending was a hold (a pause), not a start."""
         self._menu: Menu | None = None
@@ -324,6 +326,7 @@ class Table:
         if button is ConsoleButton.NEW:
             self._game, self._game_id, self._log = self._new_game()
             self._selector = FIRST_SELECTOR
+            self._timer = None
             self._show_notice(now, m.NEW_GAME)
             return True
         if button is ConsoleButton.TIMER:
@@ -342,6 +345,10 @@ class Table:
         self._log.append(TimedAction(action, self._wall_clock()))
         self._save()
         self._selector = FIRST_SELECTOR
+        if after.turn is not before.turn or after.is_over:
+            # The sand timer is turned for the team that is taking too long: its end must not
+            # cut the next team's turn short.
+            self._timer = None
         if isinstance(action, Touch) and not after.is_over:
             identity = before.key[action.coord]
             outcome = m.GUESS_AGAIN if after.phase is Phase.GUESS else m.TURN_OVER
@@ -379,26 +386,39 @@ class Table:
         if not self.settings.timer_s:
             return
         self._timer = SandTimer.started(self.settings.timer_s, now)
-        self._schedule(self._timing.timer_redraw_s)
+        self._arm_timer_tick(now)
 
     def _pause_timer(self, now: float) -> None:
         if self._timer is None:
             return
         self._timer = self._timer.toggled_pause(now)
         if self._timer.running:
-            self._schedule(self._timing.timer_redraw_s)
+            self._arm_timer_tick(now)
         else:
             self._show_notice(now, m.TIMER_PAUSED)
 
+    def _arm_timer_tick(self, now: float) -> None:
+        # One pending timer tick at a time, which re-arms itself: every other tick (blinking,
+        # notices) passes through `_on_tick` too and must not start a chain of its own.
+        assert self._timer is not None  # only called while the timer runs
+        delay = min(self._timing.timer_redraw_s, self._timer.left(now))
+        due = now + delay  # as the clock adds it up, so that the tick finds itself due
+        if now < self._timer_due <= due:
+            return  # the pending tick comes first and re-arms
+        self._timer_due = due
+        self._schedule(delay)
+
     def _timer_ran_out(self, now: float) -> bool:
         self._timer = None
+        # Strict timer: the guessing team's time is up. The timeout is saved like any action,
+        # before the beep and the screen tell the table.
+        ended = self.settings.strict and self.state.phase is Phase.GUESS
+        if ended:
+            ended = self._play(Timeout(), now)
         if self._beeper is not None:
             self._beeper.beep()
-        self._show_notice(now, m.TIME_UP)
-        # Strict timer: the guessing team's time is up. The timeout is saved like any action.
-        if self.settings.strict and self.state.phase is Phase.GUESS:
-            return self._play(Timeout(), now)
-        return False
+        self._show_notice(now, m.TIME_UP, *((m.TURN_OVER,) if ended else ()))
+        return ended
 
     # Menu and pad test
 
@@ -449,12 +469,11 @@ class Table:
     # Sleep
 
     def _is_rest_of_waking_press(self, event: InputEvent) -> bool:
-        if self._waking_button is None:
-            return False
-        if isinstance(event, ButtonHeld | ButtonReleased) and event.button is self._waking_button:
-            return True
-        self._waking_button = None
-        return False
+        # The waking press lasts until its button opens, whatever else happens meanwhile: a
+        # pad touched while NEW is still down must not let the hold of NEW count.
+        return (
+            isinstance(event, ButtonHeld | ButtonReleased) and event.button is self._waking_button
+        )
 
     def _wake(self, event: InputEvent) -> None:
         if self._asleep:
@@ -469,7 +488,9 @@ class Table:
     def _fall_asleep(self) -> None:
         self._asleep = True
         self._screen.set_dimmed(True)
+        # Staff walked away: the table wakes to the game, not to their menu or pad test.
         self._menu = None
+        self._pad_test = None
         self._refresh(led=True)
 
     # Timers and feedback
@@ -481,11 +502,11 @@ class Table:
 
     def _on_tick(self, now: float) -> None:
         led = self._led_due is not None and now >= self._led_due
-        if self._timer is not None and self._timer.running:
+        if self._timer is not None and self._timer.running and now >= self._timer_due:
             if self._timer.left(now) <= 0:
                 led = self._timer_ran_out(now) or led
             else:
-                self._schedule(min(self._timing.timer_redraw_s, self._timer.left(now)))
+                self._arm_timer_tick(now)
         if not self._asleep:
             sleep_at = self._last_input + self._timing.sleep_after_s
             if now >= sleep_at:

@@ -1,14 +1,21 @@
 """The table's timer, menu, sleep, power cuts and secrecy, through headless scripts."""
 
 import logging
+import random
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
+from board_rules.codenames import Coord, Key
 from firmware.config import TableConfig
+from firmware.events import ConsoleButton, InputEvent
 from firmware.settings import TableSettings
+from firmware.virtual_table import VirtualTable
 
 from .table_scripts import KEY_LINE, clue, play
+
+KEY = Key.parse(KEY_LINE.split()[1])
 
 TIMED = TableConfig(settings=TableSettings(timer_s=30))
 STRICT = TableConfig(settings=TableSettings(timer_s=30, strict=True))
@@ -44,6 +51,56 @@ def test_a_long_timer_press_pauses_and_resumes(tmp_path: Path) -> None:
     paused, resumed = play(script, tmp_path, config=STRICT)
     assert paused["game"]["phase"] == "guess"  # 70 s later, but paused at about 10 s
     assert resumed["game"]["phase"] == "clue"  # ran out after resuming
+
+
+def test_a_short_timer_press_restarts_a_running_timer(tmp_path: Path) -> None:
+    script = (
+        f"{KEY_LINE}\n{clue(2)}press A1\nbutton timer\nwait 20\nbutton timer\nwait 20\ndump\n"
+        "wait 11\ndump\n"
+    )
+    restarted, ended = play(script, tmp_path, config=STRICT)
+    assert (
+        restarted["game"]["phase"] == "guess"
+    )  # 40 s after the first start, 20 s after the restart
+    assert ended["game"]["phase"] == "clue"
+
+
+def test_the_strict_timer_says_why_the_turn_ended(tmp_path: Path) -> None:
+    script = f"{KEY_LINE}\n{clue(2)}press A1\nbutton timer\nwait 31\ndump\n"
+    (ended,) = play(script, tmp_path, config=STRICT)
+    assert ended["game"]["turn"] == "blue"
+    assert ended["oled"][1:3] == ["Time is up!", "Turn over"]
+
+
+def test_the_timer_stops_when_the_turn_passes(tmp_path: Path) -> None:
+    # Red's timer runs on while red stops and blue gives its clue: it must not end blue's turn.
+    script = (
+        f"{KEY_LINE}\n{clue(2)}button timer\npress A1\nbutton done\n{clue(1)}press E2\n"
+        "wait 40\ndump\n"
+    )
+    (state,) = play(script, tmp_path, config=STRICT)
+    assert (state["game"]["phase"], state["game"]["turn"]) == ("guess", "blue")
+    assert "Time is up!" not in state["oled"]
+
+
+def test_a_new_game_stops_the_timer(tmp_path: Path) -> None:
+    script = f"{KEY_LINE}\n{clue(2)}button timer\nbutton new 2.2\nwait 29\ndump\n"
+    (state,) = play(script, tmp_path, config=STRICT)
+    assert "Time is up!" not in state["oled"]
+
+
+def test_a_running_timer_wakes_the_loop_a_bounded_number_of_times(tmp_path: Path) -> None:
+    inputs = get_args(InputEvent)
+    config = TableConfig(settings=TableSettings(timer_s=180))
+    with VirtualTable(config, tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+        vt.push()
+        vt.press_button(ConsoleButton.TIMER)
+        vt.wait(160.0)
+        ticks: list[object] = []
+        vt.wait(10.0, observe=ticks.append)
+        assert not any(isinstance(event, inputs) for event in ticks)
+        # The bar's redraw each second and the assassin's blink: not a chain per tick seen.
+        assert len(ticks) <= 40
 
 
 def test_the_timer_is_off_by_default(tmp_path: Path) -> None:
@@ -116,6 +173,35 @@ def test_a_held_button_that_wakes_the_table_does_nothing_else(tmp_path: Path) ->
     script = f"{KEY_LINE}\n{clue(2)}press A1\nwait 601\nbutton undo 1.5\ndump\n"
     (state,) = play(script, tmp_path)
     assert state["game"]["covered"] == {"A1": "red"}
+
+
+def test_the_waking_hold_of_new_does_nothing_even_with_a_pad_touched_meanwhile(
+    tmp_path: Path,
+) -> None:
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+        vt.wait(601.0)
+        assert vt.table.asleep
+        vt.circuit.press_button(ConsoleButton.NEW)
+        vt.wait(0.5)
+        vt.press_pad(Coord.parse("A1"))
+        vt.wait(2.0)
+        vt.circuit.release_button(ConsoleButton.NEW)
+        vt.wait(0.1)
+        assert vt.table.state.key == KEY
+        assert len(vt.store.game_ids()) == 1
+
+
+def test_a_waking_turn_or_push_of_the_encoder_does_nothing_else(tmp_path: Path) -> None:
+    script = f"{KEY_LINE}\nwait 601\nturn +1\ndump\nwait 601\npush\ndump\n"
+    turned, pushed = play(script, tmp_path)
+    assert turned["oled"][2] == "« 1 »"
+    assert pushed["game"]["phase"] == "clue"
+
+
+def test_sleep_closes_the_pad_test(tmp_path: Path) -> None:
+    script = f"{KEY_LINE}\n{_menu(5)}wait 601\npress A1\ndump\n"
+    (state,) = play(script, tmp_path)
+    assert state["oled"][0] == "Red spymaster"
 
 
 ACTIONS = {
