@@ -15,18 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from board_rules.codenames import (
-    EndReason,
-    GiveClue,
-    IllegalActionError,
-    InvalidActionError,
-    Mode,
-    Team,
-    Touch,
-)
+from board_rules.codenames import EndReason, GiveClue, IllegalActionError, Mode, Team, Touch
 from firmware.cli import EXIT_USAGE
 from firmware.config import ConfigError, load_config
-from firmware.store import GameStore, SavedGame, StoreError
+from firmware.store import GameStore, SavedGame, StoreError, UnreadableGameError
 
 
 @dataclass
@@ -53,7 +45,7 @@ class UsageStats:
         """Count one saved game."""
         try:
             game = saved.replay()
-        except (IllegalActionError, InvalidActionError):
+        except IllegalActionError:
             self.unreadable += 1
             return
         mode = saved.mode.value
@@ -107,7 +99,12 @@ def collect(store: GameStore) -> UsageStats:
     """The figures of every game in `store`."""
     stats = UsageStats()
     for game_id in store.game_ids():
-        stats.add(store.game(game_id))
+        try:
+            saved = store.game(game_id)
+        except UnreadableGameError:
+            stats.unreadable += 1
+            continue
+        stats.add(saved)
     return stats
 
 

@@ -52,7 +52,11 @@ CREATE TABLE IF NOT EXISTS settings (
 
 
 class StoreError(OSError):
-    """The saved games could not be written; the game goes on in memory."""
+    """The saved games could not be written or read; the game goes on in memory."""
+
+
+class UnreadableGameError(StoreError):
+    """A saved game whose key, mode or actions no longer parse: the database was damaged."""
 
 
 @dataclass(frozen=True)
@@ -229,53 +233,65 @@ class GameStore:
         self._saved[game_id] = len(actions)
 
     def _count_actions(self, game_id: int) -> int:
-        if self._conn is None:
-            raise StoreError("games are not saved: no database")
-        try:
-            row = self._conn.execute(
-                "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot read: {error}") from error
-        return int(row[0])
+        rows = self._read("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+        return int(rows[0][0])
 
     def latest_game(self) -> SavedGame | None:
         """The most recent game with its actions, or None when there is none to resume."""
         if self._conn is None:
             return None
-        row = self._conn.execute(
-            "SELECT id, key, mode FROM games ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            return None
-        return self.game(int(row[0]))
+        rows = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+        return self.game(int(rows[0][0])) if rows else None
 
     def game(self, game_id: int) -> SavedGame:
-        """One saved game by id."""
-        if self._conn is None:
-            raise StoreError("games are not saved: no database")
-        game_id, key, mode = self._conn.execute(
-            "SELECT id, key, mode FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        rows = self._conn.execute(
+        """One saved game by id; raises `UnreadableGameError` when it no longer parses."""
+        games = self._read("SELECT key, mode FROM games WHERE id = ?", (game_id,))
+        if not games:
+            raise StoreError(f"no saved game {game_id}")
+        rows = self._read(
             "SELECT action, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-        actions = tuple(TimedAction(parse_action(text), at) for text, at in rows)
-        self._saved[game_id] = len(actions)
-        return SavedGame(game_id, Key.parse(key), Mode(mode), actions)
+        )
+        (key_text, mode_text), number = games[0], len(rows)
+        try:
+            key, mode = Key.parse(key_text), Mode(mode_text)
+            actions = tuple(TimedAction(parse_action(text), at) for text, at in rows)
+        except ValueError as error:
+            # The message names what failed (never the key itself: it may be a live one).
+            raise UnreadableGameError(f"saved game {game_id} cannot be read: {error}") from error
+        self._saved[game_id] = number
+        return SavedGame(game_id, key, mode, actions)
 
     def game_ids(self) -> list[int]:
         """Every saved game, oldest first."""
         if self._conn is None:
             return []
-        return [row[0] for row in self._conn.execute("SELECT id FROM games ORDER BY id")]
+        return [row[0] for row in self._read("SELECT id FROM games ORDER BY id")]
 
     def load_settings(self) -> dict[str, Any]:
-        """The settings saved from the menu."""
+        """The settings saved from the menu; one that cannot be read is left out (its default
+        applies), and so are all of them when the table cannot be read."""
         if self._conn is None:
             return {}
-        rows = self._conn.execute("SELECT name, value FROM settings").fetchall()
-        return {name: json.loads(value) for name, value in rows}
+        try:
+            rows = self._read("SELECT name, value FROM settings")
+        except StoreError as error:
+            log.warning("menu settings not read, using the defaults: %s", error)
+            return {}
+        settings = {}
+        for name, value in rows:
+            try:
+                settings[name] = json.loads(value)
+            except (TypeError, ValueError):
+                log.warning("menu setting %r is unreadable, using its default", name)
+        return settings
+
+    def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        if self._conn is None:
+            raise StoreError("games are not saved: no database")
+        try:
+            return self._conn.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read: {error}") from error
 
     def save_setting(self, name: str, value: Any) -> None:
         """Save one menu setting; raises `StoreError` when it cannot be saved."""

@@ -193,14 +193,13 @@ class Table:
     # Start and new games
 
     def _resume(self) -> tuple[Game, int | None, list[TimedAction]]:
-        saved = self._store.latest_game()
-        if saved is not None:
-            try:
+        # A damaged database must not keep the table from starting: a new game begins instead.
+        try:
+            saved = self._store.latest_game()
+            if saved is not None:
                 return saved.replay(), saved.game_id, list(saved.actions)
-            except (IllegalActionError, ValueError) as error:
-                log.error(
-                    "saved game %d cannot be replayed, starting anew: %s", saved.game_id, error
-                )
+        except (StoreError, IllegalActionError) as error:
+            log.error("the last game cannot be resumed, starting anew: %s", error)
         return self._new_game()
 
     def _new_game(self) -> tuple[Game, int | None, list[TimedAction]]:

@@ -77,6 +77,20 @@ def test_stats_for_people_name_each_figure(tmp_path: Path) -> None:
     assert "Assassin endings: 1" in result.stdout
 
 
+def test_stats_count_a_damaged_game_as_unreadable_and_go_on(tmp_path: Path) -> None:
+    with GameStore(tmp_path) as store:
+        save_game(store, Mode.STANDARD, ["clue 1", "touch E5"], minutes=1)
+        save_game(store, Mode.STANDARD, ["clue 1", "touch A1"], minutes=1)
+        conn = store._conn
+        assert conn is not None
+        conn.execute("UPDATE actions SET action = 'touch Z9' WHERE game_id = 2 AND seq = 1")
+    result = stats(tmp_path, "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["unreadable"] == 1
+    assert figures["games"]["standard"] == 1
+
+
 def test_stats_without_saved_games_exit_2_and_create_nothing(tmp_path: Path) -> None:
     result = stats(tmp_path / "none")
     assert result.returncode == 2

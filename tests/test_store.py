@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Game, Mode, parse_action
-from firmware.store import DATABASE_NAME, GameStore, StoreError, TimedAction
+from firmware.store import (
+    DATABASE_NAME,
+    GameStore,
+    StoreError,
+    TimedAction,
+    UnreadableGameError,
+)
 
 from .rules_helpers import KEY
 
@@ -75,6 +81,29 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
         store.save_setting("timer_s", 120)
     with GameStore(tmp_path) as store:
         assert store.load_settings() == {"language": "pt", "timer_s": 120}
+
+
+def test_a_damaged_row_is_reported_without_the_key_and_a_bad_setting_is_left_out(
+    tmp_path: Path,
+) -> None:
+    game, log = Game(KEY), []
+    with GameStore(tmp_path) as store:
+        game_id = store.start_game(game.key, game.mode)
+        played(game, ["clue 2", "touch A1"], log)
+        store.save(game_id, game, log)
+        store.save_setting("timer_s", 60)
+        conn = store._conn
+        assert conn is not None
+        conn.execute("UPDATE actions SET action = 'bogus' WHERE seq = 1")
+        conn.execute("INSERT INTO settings (name, value) VALUES ('mode', 'not json')")
+        with pytest.raises(UnreadableGameError, match=f"saved game {game_id}.*bogus") as raised:
+            store.latest_game()
+        assert str(KEY) not in str(raised.value)
+        conn.execute("UPDATE games SET key = 'RRRRR' WHERE id = ?", (game_id,))
+        with pytest.raises(UnreadableGameError) as raised:
+            store.game(game_id)
+        assert "RRRRR" not in str(raised.value)
+        assert store.load_settings() == {"timer_s": 60}
 
 
 def test_a_corrupt_database_is_moved_aside_and_a_fresh_one_started(tmp_path: Path) -> None:

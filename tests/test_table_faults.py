@@ -111,6 +111,26 @@ def test_a_saved_game_that_no_longer_replays_gives_way_to_a_new_one(tmp_path: Pa
         assert vt.table.state.phase.value == "clue"
 
 
+def test_a_damaged_saved_game_or_setting_gives_way_to_a_new_game_and_the_defaults(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    with table(tmp_path) as vt:
+        announce(vt)
+        vt.press_pad(Coord.parse("A1"))
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        conn.execute("UPDATE actions SET action = 'touch Z9' WHERE seq = 1")
+        conn.execute("INSERT INTO settings (name, value) VALUES ('language', '{not json')")
+    with table(tmp_path) as vt:
+        assert vt.table.state.covered == frozenset()
+        assert vt.table.settings.language == "en"
+        assert len(vt.store.game_ids()) == 2  # the damaged game is kept, a new one started
+        announce(vt)
+        vt.press_pad(Coord.parse("B1"))
+        assert vt.table.saving
+
+
 def test_asleep_the_oled_is_dimmed_and_waking_brightens_it(tmp_path: Path) -> None:
     with table(tmp_path) as vt:
         bright = vt.chip.contrast
