@@ -8,14 +8,18 @@ the same screens must come out in the same order every time.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from PIL import Image
 
 from firmware.oled_render import render_screen
 from firmware.screens import Screen
+
+log = logging.getLogger(__name__)
 
 
 class Panel(Protocol):
@@ -82,7 +86,8 @@ class DisplayWorker:
             self._wake.notify()
 
     def set_dimmed(self, dimmed: bool) -> None:
-        self._oled.set_dimmed(dimmed)
+        # On the worker like every other transfer: the game thread never waits for the bus.
+        self.run_soon(lambda: self._oled.set_dimmed(dimmed))
 
     def run_soon(self, task: Callable[[], None]) -> None:
         """Run `task` on the worker's thread (the OLED's own timed redraws go through here)."""
@@ -101,13 +106,16 @@ class DisplayWorker:
                 screen = self._latest
                 self._busy = True
             for task in tasks:
-                task()
+                _survive(task)
             if screen is not None and screen != self._drawn:
-                self._oled.show(self._render(screen))
+                _survive(partial(self._draw, screen))
             with self._wake:
                 self._drawn = screen
                 self._busy = False
                 self._wake.notify_all()
+
+    def _draw(self, screen: Screen) -> None:
+        self._oled.show(self._render(screen))
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until the latest screen is drawn and no task waits (tests and benchmarks);
@@ -130,3 +138,12 @@ class DisplayWorker:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _survive(work: Callable[[], None]) -> None:
+    # The OLED never raises for the bus; anything else is a bug, which must not leave the
+    # screen frozen for the rest of the evening.
+    try:
+        work()
+    except Exception:
+        log.exception("the display worker failed; it goes on with the next screen")

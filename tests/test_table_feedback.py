@@ -122,3 +122,63 @@ def test_the_oleds_timed_redraws_run_on_the_display_worker_not_the_clock() -> No
     finally:
         worker.close()
         oled.close()
+
+
+def test_the_display_worker_alone_talks_to_the_oled_dimming_included() -> None:
+    writers: set[str] = set()
+    bus = VirtualI2C(pace=lambda seconds: writers.add(threading.current_thread().name))
+    chip = VirtualSSD1306()
+    bus.attach(0x3C, chip)
+    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every=None, dim_after=None))
+    worker = DisplayWorker(oled)
+    try:
+        worker.show(Screen(title="sleepy"))
+        assert worker.wait_idle(10.0)
+        bright = chip.contrast
+        writers.clear()
+        worker.set_dimmed(True)  # from the game thread, which must never wait for the bus
+        assert worker.wait_idle(10.0)
+        assert chip.contrast < bright
+        assert writers == {"display"}
+    finally:
+        worker.close()
+        oled.close()
+
+
+class _BuggyBus(VirtualI2C):
+    """A bus that fails once with an error that is no bus fault: a bug somewhere below."""
+
+    armed = False
+
+    def writeto(
+        self,
+        address: int,
+        buffer: bytes | bytearray | memoryview,
+        *,
+        start: int = 0,
+        end: int | None = None,
+    ) -> None:
+        if self.armed:
+            self.armed = False
+            raise RuntimeError("a bug below the OLED driver")
+        super().writeto(address, buffer, start=start, end=end)
+
+
+def test_the_display_worker_survives_a_failed_drawing_and_draws_the_next_screen() -> None:
+    from firmware.oled_render import render_screen
+
+    bus = _BuggyBus()
+    chip = VirtualSSD1306()
+    bus.attach(0x3C, chip)
+    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every=None, dim_after=None))
+    worker = DisplayWorker(oled)
+    try:
+        bus.armed = True
+        worker.show(Screen(title="lost"))
+        assert worker.wait_idle(10.0)
+        worker.show(Screen(title="drawn"))
+        assert worker.wait_idle(10.0)
+    finally:
+        worker.close()
+        oled.close()
+    assert chip.to_image().tobytes() == render_screen(Screen(title="drawn")).tobytes()
