@@ -87,6 +87,25 @@ def test_without_a_usable_state_directory_the_table_plays_on_in_memory(tmp_path:
         assert screen is not None and screen.footer == "Not saving!"
 
 
+def test_a_disk_that_turns_read_only_mid_game_plays_on_and_catches_up(tmp_path: Path) -> None:
+    with table(tmp_path) as vt:
+        announce(vt)
+        conn = vt.store._conn
+        assert conn is not None
+        conn.execute("PRAGMA query_only = 1")  # SQLite's own "readonly database" from now on
+        vt.press_pad(Coord.parse("A1"))
+        assert vt.table.state.guesses_made == 1
+        assert not vt.table.saving
+        vt.wait(3.0)
+        screen = vt.display.screen
+        assert screen is not None and screen.footer == "Not saving!"
+        conn.execute("PRAGMA query_only = 0")
+        vt.press_pad(Coord.parse("B1"))
+        assert vt.table.saving
+    with table(tmp_path) as vt:
+        assert vt.table.state.to_dict()["covered"] == {"A1": "red", "B1": "red"}
+
+
 def test_a_corrupt_database_is_moved_aside_and_a_new_game_starts(tmp_path: Path) -> None:
     (tmp_path / DATABASE_NAME).write_bytes(b"\x00garbage" * 512)
     with table(tmp_path) as vt:
