@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from gettext import GNUTranslations
 
-from board_rules.codenames import UNLIMITED, ClueNumber, EndReason, Identity, Reason, Team
+from board_rules.codenames import UNLIMITED, ClueNumber, Coord, EndReason, Identity, Reason, Team
+from firmware.events import (
+    ButtonHeld,
+    ButtonPressed,
+    ConsoleButton,
+    EncoderPushed,
+    EncoderTurned,
+    InputEvent,
+    MultiplePads,
+    PadPressed,
+    PadStuck,
+)
 from firmware.i18n import N_
 
 CLUE_TITLES = {Team.RED: N_("Red spymaster"), Team.BLUE: N_("Blue spymaster")}
@@ -75,17 +86,19 @@ NOT_SAVING = N_("Not saving!")
 PAD_TEST = N_("Pad test")
 PRESS_ANY_PAD = N_("Press pads and buttons")
 HOLD_PUSH_TO_EXIT = N_("Hold push: exit")
+KNOB_PUSHED = N_("Knob pushed")
 MENU = N_("Menu")
 SELF_TEST = N_("Self-test")
 TURN_CLOCKWISE = N_("Turn right one click")
 PUSH_ENCODER = N_("Push the knob")
 LED_CHECK = N_("Check every LED")
-SCREEN_CHECK = N_("Check the screen")
+ALL_WORKING = N_("All working")
+FAULTS_FOUND = N_("Faults found")
+SEE_TERMINAL = N_("Details in the terminal")
 MODE_STANDARD = N_("Standard")
 MODE_COOP = N_("Co-op")
 ON = N_("on")
 OFF = N_("off")
-EXIT = N_("Exit")
 
 
 def clue_text(number: ClueNumber | None) -> str:
@@ -130,6 +143,30 @@ def press_line(catalog: GNUTranslations, switch: str) -> str:
 def stuck_line(catalog: GNUTranslations, card: str) -> str:
     """A pad held down too long."""
     return catalog.gettext("Card {card} is stuck").format(card=card)
+
+
+def switch_name(switch: Coord | ConsoleButton) -> str:
+    """`C3` for a pad, `DONE` for a button: the names printed on the table, in every language."""
+    return str(switch) if isinstance(switch, Coord) else switch.value.upper()
+
+
+def pad_test_line(catalog: GNUTranslations, event: InputEvent) -> str | None:
+    """What the pad test shows for an input, or None for a release (the press stays shown)."""
+    if isinstance(event, PadPressed):
+        return switch_name(event.coord)
+    if isinstance(event, MultiplePads):
+        return " + ".join(switch_name(coord) for coord in event.coords)
+    if isinstance(event, PadStuck):
+        return stuck_line(catalog, switch_name(event.coord))
+    if isinstance(event, ButtonPressed):
+        return switch_name(event.button)
+    if isinstance(event, ButtonHeld):
+        return catalog.gettext("{switch} held").format(switch=switch_name(event.button))
+    if isinstance(event, EncoderTurned):
+        return catalog.gettext("Knob {steps}").format(steps=f"{event.steps:+d}")
+    if isinstance(event, EncoderPushed):
+        return catalog.gettext(KNOB_PUSHED)
+    return None
 
 
 def end_reason_line(catalog: GNUTranslations, reason: EndReason, loser: Team) -> str:

@@ -39,6 +39,7 @@ from firmware.events import (
 from firmware.led_layout import CELLS, EDGES
 from firmware.led_pattern import KeyColours, wiring_pattern
 from firmware.matrix import Switch
+from firmware.messages import switch_name
 from firmware.oled_render import HEIGHT, WIDTH, render_screen
 from firmware.screens import Screen
 
@@ -93,11 +94,6 @@ class Report:
             found.extend(f"ghosting: {ghost}" for ghost in self.ghosting)
         found.extend(f"encoder: {problem}" for problem in self.encoder)
         return found
-
-
-def switch_name(switch: Switch) -> str:
-    """`C3` for a pad, `DONE` for a button."""
-    return str(switch) if isinstance(switch, Coord) else switch.value.upper()
 
 
 def _closed(event: InputEvent) -> Switch | None:
@@ -158,15 +154,20 @@ class SelfTest:
         for switch in SWITCHES:
             self._ask(switch, on_prompt)
         self._encoder(on_prompt)
-        self._say(m.SELF_TEST, *(self.report.lines()[:3]))
+        _ = self._catalog.gettext
+        if self.report.ok:
+            self._say(_(m.ALL_WORKING))
+        else:
+            # The details are in English, for whoever fixes the wiring: on the terminal.
+            self._say(_(m.FAULTS_FOUND), _(m.SEE_TERMINAL))
         return self.report
 
-    def _say(self, *texts: str) -> None:
+    def _say(self, *lines: str) -> None:
         _ = self._catalog.gettext
-        self._rig.show_oled(render_screen(Screen(title=_(m.SELF_TEST), lines=texts[1:4])))
+        self._rig.show_oled(render_screen(Screen(title=_(m.SELF_TEST), lines=lines)))
 
     def _leds(self) -> None:
-        self._say(m.SELF_TEST, self._catalog.gettext(m.LED_CHECK))
+        self._say(self._catalog.gettext(m.LED_CHECK))
         lights = CELLS + EDGES
         for step in range(3 * lights):
             # Sample mid-step: a time on a step's edge could round to the step before.
@@ -234,7 +235,7 @@ class SelfTest:
 
     def _ask(self, switch: Switch, on_prompt: Callable[[str], None] | None) -> None:
         name = switch_name(switch)
-        self._say(m.SELF_TEST, m.press_line(self._catalog, name))
+        self._say(m.press_line(self._catalog, name))
         if on_prompt is not None:
             on_prompt(name)
         seen = False
@@ -258,7 +259,7 @@ class SelfTest:
 
     def _encoder(self, on_prompt: Callable[[str], None] | None) -> None:
         _ = self._catalog.gettext
-        self._say(m.SELF_TEST, _(m.TURN_CLOCKWISE))
+        self._say(_(m.TURN_CLOCKWISE))
         if on_prompt is not None:
             on_prompt("encoder +1")
         turned = self._first(EncoderTurned)
@@ -266,7 +267,7 @@ class SelfTest:
             self.report.encoder.append("no turn seen")
         elif isinstance(turned, EncoderTurned) and turned.steps < 0:
             self.report.encoder.append("reversed: swap the A and B wires (or pins)")
-        self._say(m.SELF_TEST, _(m.PUSH_ENCODER))
+        self._say(_(m.PUSH_ENCODER))
         if on_prompt is not None:
             on_prompt("encoder push")
         if self._first(EncoderPushed, EncoderHeld) is None:

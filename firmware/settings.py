@@ -5,7 +5,7 @@ The config file gives their defaults; a value saved from the menu wins over it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from board_rules.codenames import Mode
@@ -60,6 +60,3 @@ class TableSettings:
             and self.timer_s in TIMER_CHOICES
             and isinstance(self.strict, bool)
         )
-
-
-SETTING_NAMES: Final = tuple(field.name for field in fields(TableSettings))

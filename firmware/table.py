@@ -56,7 +56,6 @@ from firmware.events import (
     InputEvent,
     MultiplePads,
     PadPressed,
-    PadReleased,
     PadStuck,
 )
 from firmware.i18n import translations
@@ -462,8 +461,10 @@ class Table:
     def _on_pad_test(self, event: InputEvent) -> None:
         if isinstance(event, EncoderHeld):
             self._pad_test = None
-        elif not isinstance(event, PadReleased | ButtonReleased):
-            self._pad_test = str(event)
+            return
+        line = m.pad_test_line(self._catalog, event)
+        if line is not None:
+            self._pad_test = line
 
     # Sleep
 

@@ -16,7 +16,7 @@ FIRMWARE = Path(__file__).parents[1] / "firmware"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # The widest text each placeholder can take on the table.
 WIDEST = {"n": "10", "card": "E5", "number": "∞", "red": "9", "blue": "9", "own": "9"}
-WIDEST |= {"enemy": "8", "score": "8", "switch": "PENALTY"}
+WIDEST |= {"enemy": "8", "score": "8", "switch": "PENALTY", "steps": "+1"}
 
 
 def code_messages() -> set[str]:

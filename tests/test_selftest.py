@@ -2,7 +2,6 @@
 
 import queue
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -15,8 +14,10 @@ from firmware.events import ConsoleButton, InputEvent
 from firmware.i18n import translations
 from firmware.led_pattern import KeyColours
 from firmware.led_strip import LedKey, open_virtual_strip
+from firmware.messages import switch_name
 from firmware.oled import Oled
-from firmware.selftest import SWITCHES, Report, SelfTest, switch_name
+from firmware.selftest import SWITCHES, Report, SelfTest
+from firmware.selftest import test_pattern as oled_test_pattern
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
@@ -42,6 +43,8 @@ class VirtualRig:
         self.lights = LedKey(self.strip)
         self.lit: set[tuple[int, str]] = set()
         """(pixel, colour name) seen lit on the strip."""
+        self.images: list[bytes] = []
+        """Every picture handed to the OLED."""
 
     def show_leds(self, picture: KeyColours) -> None:
         self.lights.show(picture)
@@ -51,6 +54,7 @@ class VirtualRig:
                     self.lit.add((index, name))
 
     def show_oled(self, image: Image.Image) -> None:
+        self.images.append(image.tobytes())
         self.oled.show(image)
 
     def next_event(self, timeout: float) -> InputEvent | None:
@@ -103,27 +107,33 @@ def run(rig: VirtualRig, act: Callable[[str], None]) -> Report:
         rig.close()
 
 
+def shows(rig: VirtualRig, *lines: str) -> bool:
+    from firmware.oled_render import render_screen
+    from firmware.screens import Screen
+
+    expected = render_screen(Screen(title="Self-test", lines=lines)).tobytes()
+    return rig.chip.to_image().tobytes() == expected
+
+
 def test_healthy_hardware_passes_and_every_led_shows_every_colour() -> None:
     rig = VirtualRig()
     report = run(rig, operator(rig))
     assert report.ok, report.lines()
     assert rig.lit == {(pixel, name) for pixel in range(29) for name in ("red", "green", "blue")}
+    assert shows(rig, "All working")
 
 
-def test_the_screen_shows_the_request_and_the_pattern(tmp_path: Path) -> None:
+def test_the_screen_shows_the_test_pattern_then_each_request() -> None:
     rig = VirtualRig()
-    seen: list[bytes] = []
+    seen: list[bool] = []
 
     def act(request: str) -> None:
-        seen.append(rig.chip.to_image().tobytes())
+        seen.append(shows(rig, f"Press {request}"))
         operator(rig)(request)
 
     run(rig, act)
-    from firmware.oled_render import render_screen
-    from firmware.screens import Screen
-
-    asked = render_screen(Screen(title="Self-test", lines=("Press A1",))).tobytes()
-    assert seen[0] == asked
+    assert oled_test_pattern().tobytes() in rig.images
+    assert seen[:30] == [True] * 30  # every switch is asked for by name
 
 
 def test_a_missing_switch_is_named() -> None:
@@ -131,6 +141,7 @@ def test_a_missing_switch_is_named() -> None:
     report = run(rig, operator(rig, C3=lambda: None, UNDO=lambda: None))
     assert report.missing == ["C3", "UNDO"]
     assert not report.stuck and not report.ghosting
+    assert shows(rig, "Faults found", "Details in the terminal")
 
 
 def test_a_switch_closed_from_the_start_is_stuck() -> None:

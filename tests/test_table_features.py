@@ -150,12 +150,28 @@ def test_brightness_from_the_menu_changes_the_led_key(tmp_path: Path) -> None:
 
 
 def test_pad_test_shows_each_input_and_a_long_push_leaves(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\n{_menu(5)}press C3\ndump\nbutton undo\ndump\npush 1.2\ndump\n"
-    pad, button, left = play(script, tmp_path)
-    assert pad["oled"][:3] == ["Pad test", "Press pads and buttons", "pad C3 pressed"]
-    assert button["oled"][2] == "undo pressed"
+    script = (
+        f"{KEY_LINE}\n{_menu(5)}press C3\ndump\nbutton undo\ndump\nbutton new 2.1\ndump\n"
+        "turn -1\ndump\npush\ndump\npush 1.2\ndump\n"
+    )
+    pad, button, held, turned, pushed, left = play(script, tmp_path)
+    assert pad["oled"][:3] == ["Pad test", "Press pads and buttons", "C3"]
+    assert [dump["oled"][2] for dump in (button, held, turned, pushed)] == [
+        "UNDO",
+        "NEW held",
+        "Knob -1",
+        "Knob pushed",
+    ]
     assert pad["game"]["covered"] == {}
+    assert held["game"]["key"] == pad["game"]["key"]  # no new game from the pad test
     assert left["oled"][0] == "Red spymaster"
+
+
+def test_pad_test_speaks_the_tables_language(tmp_path: Path) -> None:
+    script = f"{KEY_LINE}\n{_menu(5)}button timer 1.2\ndump\npush\ndump\n"
+    held, pushed = play(script, tmp_path, language="it")
+    assert held["oled"][:3] == ["Prova tasti", "Premi carte e tasti", "TIMER tenuto"]
+    assert pushed["oled"][2] == "Manopola premuta"
 
 
 def test_after_ten_idle_minutes_the_table_dims_and_the_first_input_only_wakes(
