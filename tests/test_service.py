@@ -345,6 +345,18 @@ def test_run_outside_a_pi_still_exits_2_and_points_to_sim(
     assert "codenames-table sim" in capsys.readouterr().err
 
 
+def test_run_on_a_pi_with_a_bad_config_exits_2_naming_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi 4 Model B Rev 1.5\0", encoding="ascii")
+    config = tmp_path / "config.toml"
+    config.write_text("[table]\nlanguage = 'fr'\n", encoding="utf-8")
+    args = Namespace(config=config, state_dir=tmp_path, lang=None)
+    assert run_table(args, model_file=model) == EXIT_USAGE  # before any hardware is opened
+    assert "table.language" in capsys.readouterr().err
+
+
 # --- install and uninstall scripts ---
 
 

@@ -136,6 +136,11 @@ def test_the_menu_shows_its_items_with_their_values(tmp_path: Path) -> None:
     assert menu["oled"] == ["Menu", "  Language: English", "→ Brightness: 3/5", "  Timer: off"]
 
 
+def test_a_long_push_leaves_the_menu_without_changing_anything(tmp_path: Path) -> None:
+    (state,) = play(f"{KEY_LINE}\npush 1.2\nturn +1\npush 1.2\ndump\n", tmp_path)
+    assert state["oled"][:3] == ["Red spymaster", "Turn, then push", "« 1 »"]
+
+
 def test_the_menu_mode_takes_effect_with_the_next_game(tmp_path: Path) -> None:
     script = f"{KEY_LINE}\n{_menu(0, 6)}dump\nbutton new 2.1\ndump\n"
     same, coop = play(script, tmp_path)
