@@ -1,13 +1,19 @@
 """`codenames-table coda`: the headless mode plays computer-only games and prints the wins;
-the on-screen game and bad options exit 2 with a message naming what is wrong."""
+the on-screen game opens with the options given; bad options exit 2 with a message naming
+what is wrong."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from textual.app import App
 
-from firmware.cli import main
+from board_rules.coda import Level
+from firmware.cli import build_parser, main
+from firmware.coda_app import CodaApp
+from firmware.coda_command import build_app
+from firmware.coda_texts import ITALIAN
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -50,12 +56,46 @@ def test_headless_plays_the_advanced_game(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0 and sum(json.loads(out)["wins"]) == 2
 
 
-def test_without_headless_the_on_screen_game_is_not_built_yet(
-    capsys: pytest.CaptureFixture[str],
+def test_without_headless_the_on_screen_game_runs_with_the_options_given(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, err = run(capsys)
+    # Textual's own `run` would take the terminal: the test only records what it was given.
+    ran: list[CodaApp] = []
+    monkeypatch.setattr(App, "run", lambda self, *a, **k: ran.append(self))
+    argv = ("--opponents", "easy, HARD", "--advanced", "--lang", "it", "--seed", "4")
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (0, "", "")
+    (app,) = ran
+    assert app.levels == (Level.EASY, Level.HARD) and app.players == 3
+    assert app.advanced and app.state.advanced
+    assert app.texts is ITALIAN and app.delay_s > 0
+    # The seed deals: the same seed, the same game.
+    again = build_app(build_parser().parse_args(["coda", *argv]))
+    assert again.state == app.state
+
+
+def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() -> None:
+    app = build_app(build_parser().parse_args(["coda"]))
+    assert app.levels == (Level.EASY,) and not app.advanced and app.texts["you"] == "You"
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--opponents", "easy,expert"], "--opponents: unknown level 'expert'"),
+        (["--opponents", "random"], "--opponents: unknown level 'random'"),
+        (["--opponents", ""], "--opponents: 1 to 3 opponents, not 0"),
+        (["--opponents", "easy,easy,hard,hard"], "--opponents: 1 to 3 opponents, not 4"),
+        (["--players", "hard,easy"], "--players and --games need --headless"),
+        (["--games", "3"], "--players and --games need --headless"),
+    ],
+)
+def test_bad_on_screen_options_exit_2_naming_the_option(
+    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+) -> None:
+    code, out, err = run(capsys, *argv)
     assert (code, out) == (2, "")
-    assert "not built yet" in err and "--headless" in err
+    assert err.startswith(f"codenames-table coda: {named}")
 
 
 @pytest.mark.parametrize(
