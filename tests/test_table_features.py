@@ -30,6 +30,23 @@ def test_the_timer_counts_down_on_the_oled_and_rings_at_the_end(tmp_path: Path) 
     assert ended["game"]["phase"] == "guess"  # not strict: only a reminder
 
 
+def test_the_buzzer_beeps_when_the_timer_runs_out_and_not_before(tmp_path: Path) -> None:
+    with VirtualTable(TIMED, tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+        assert vt.config.pins.buzzer is not None
+        buzzer = vt.factory.pin(vt.config.pins.buzzer)
+
+        def sounded() -> int:
+            return sum(1 for change in buzzer.states if change.state)
+
+        vt.push()
+        vt.press_button(ConsoleButton.TIMER)
+        vt.wait(29.0)
+        assert sounded() == 0
+        vt.wait(2.0)
+        assert sounded() == 1
+        assert buzzer.state == 0  # and it stopped again
+
+
 def test_the_strict_timer_ends_the_turn_and_can_be_undone(tmp_path: Path) -> None:
     script = f"{KEY_LINE}\n{clue(2)}button timer\nwait 31\ndump\nbutton undo 1.2\ndump\n"
     ended, undone = play(script, tmp_path, config=STRICT)
