@@ -145,6 +145,11 @@ def stuck_line(catalog: GNUTranslations, card: str) -> str:
     return catalog.gettext("Card {card} is stuck").format(card=card)
 
 
+def hold_line(catalog: GNUTranslations, switch: str) -> str:
+    """A button that acts only when held was only tapped."""
+    return catalog.gettext("Hold {switch} down").format(switch=switch)
+
+
 def switch_name(switch: Coord | ConsoleButton) -> str:
     """`C3` for a pad, `DONE` for a button: the names printed on the table, in every language."""
     return str(switch) if isinstance(switch, Coord) else switch.value.upper()

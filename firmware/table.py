@@ -173,8 +173,8 @@ class Table:
         self._timer: SandTimer | None = None
         self._timer_due = 0.0
         """When the sand timer's pending tick comes (redraw of its bar, or its end)."""
-        self._timer_hold_seen = False
-        """The TIMER press now ending was a hold (a pause), not a start."""
+        self._holds_seen: set[ConsoleButton] = set()
+        """Buttons whose latest press was held: its release ends a hold, not a short press."""
         self._menu: Menu | None = None
         self._pad_test: str | None = None
         self._asleep = False
@@ -276,6 +276,10 @@ class Table:
         if self._asleep or self._is_rest_of_waking_press(event):
             self._wake(event)
             return
+        if isinstance(event, ButtonPressed):
+            self._holds_seen.discard(event.button)
+        elif isinstance(event, ButtonHeld):
+            self._holds_seen.add(event.button)
         led = False
         if self._pad_test is not None:
             self._on_pad_test(event)
@@ -310,11 +314,16 @@ class Table:
             return self._play(Done(), now)
         elif isinstance(event, ButtonHeld):
             return self._on_button_held(event.button, now)
-        elif isinstance(event, ButtonReleased) and event.button is ConsoleButton.TIMER:
-            if not self._timer_hold_seen:
-                self._start_timer(now)
-            self._timer_hold_seen = False
+        elif isinstance(event, ButtonReleased) and event.button not in self._holds_seen:
+            self._on_short_press(event.button, now)
         return False
+
+    def _on_short_press(self, button: ConsoleButton, now: float) -> None:
+        if button is ConsoleButton.TIMER:
+            self._start_timer(now)
+        elif button is not ConsoleButton.DONE:
+            # PENALTY, UNDO and NEW act only when held: a tap says so rather than nothing.
+            self._show_notice(now, m.hold_line(self._catalog, m.switch_name(button)))
 
     def _on_button_held(self, button: ConsoleButton, now: float) -> bool:
         if button is ConsoleButton.PENALTY:
@@ -328,7 +337,6 @@ class Table:
             self._show_notice(now, m.NEW_GAME)
             return True
         if button is ConsoleButton.TIMER:
-            self._timer_hold_seen = True
             self._pause_timer(now)
         return False
 

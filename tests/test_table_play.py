@@ -107,10 +107,19 @@ def test_undo_across_a_turn(tmp_path: Path) -> None:
     assert undone["oled"][1] == "Undone"
 
 
-def test_a_short_undo_press_does_nothing(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\n{clue(2)}{presses('A1')}button undo 0.5\ndump\n"
-    (state,) = play(script, tmp_path)
-    assert state["game"]["covered"] == {"A1": "red"}
+def test_a_short_press_of_a_button_that_must_be_held_only_says_so(tmp_path: Path) -> None:
+    script = (
+        f"{KEY_LINE}\n{clue(2)}{presses('A1')}button undo 0.5\ndump\n"
+        "button new 1.5\ndump\nbutton penalty\ndump\n"
+    )
+    undo, new, penalty = play(script, tmp_path)
+    assert undo["game"]["covered"] == {"A1": "red"}
+    assert undo["oled"][1] == "Hold UNDO down"
+    assert new["game"] == undo["game"]
+    assert new["oled"][1] == "Hold NEW down"
+    assert penalty["game"]["phase"] == "guess"
+    (spanish,) = play(f"{KEY_LINE}\nbutton penalty\ndump\n", tmp_path / "es", language="es")
+    assert spanish["oled"][1] == "Mantén PENALTY pulsado"
 
 
 def test_a_whole_standard_game_to_the_assassin_and_a_new_game(tmp_path: Path) -> None:
