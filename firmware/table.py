@@ -390,6 +390,7 @@ class Table:
 
     def _start_timer(self, now: float) -> None:
         if not self.settings.timer_s:
+            self._show_notice(now, m.TIMER_OFF)  # staff turn it on in the menu
             return
         self._timer = SandTimer.started(self.settings.timer_s, now)
         self._arm_timer_tick(now)

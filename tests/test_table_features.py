@@ -120,10 +120,12 @@ def test_a_running_timer_wakes_the_loop_a_bounded_number_of_times(tmp_path: Path
         assert len(ticks) <= 40
 
 
-def test_the_timer_is_off_by_default(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\n{clue(2)}button timer\nwait 200\ndump\n"
-    (state,) = play(script, tmp_path)
-    assert "Time is up!" not in state["oled"]
+def test_the_timer_is_off_by_default_and_a_press_says_so(tmp_path: Path) -> None:
+    strict_but_off = TableConfig(settings=TableSettings(strict=True))
+    script = f"{KEY_LINE}\n{clue(2)}press A1\nbutton timer\ndump\nwait 200\ndump\n"
+    pressed, later = play(script, tmp_path, config=strict_but_off)
+    assert pressed["oled"][1] == "The timer is off"
+    assert later["game"]["phase"] == "guess"
 
 
 def _menu(*pushes_at: int) -> str:
