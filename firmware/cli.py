@@ -14,6 +14,19 @@ EXIT_USAGE = 2
 """Exit code for bad input: a malformed transcript, script or config, or a missing device."""
 
 LANGUAGE_CHOICES = ("en", "es", "pt", "it")
+"""The table's languages; `firmware.i18n.LANGUAGES` (checked by a test), written out here so
+that parsing the command line imports nothing more."""
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
 
 
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selftest.add_argument("--config", type=Path, help="the TOML config file")
     selftest.add_argument(
-        "--wait", type=float, default=10.0, metavar="S", help="seconds to wait for each switch"
+        "--wait",
+        type=positive_seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds to wait for each switch",
     )
 
     stats = commands.add_parser(
