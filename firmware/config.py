@@ -51,8 +51,7 @@ class TableConfig:
     pins: PinMap = field(default_factory=load_pin_map)
     led_layout: LedLayout = field(default_factory=LedLayout)
     led_style: LedStyle = field(default_factory=LedStyle)
-    oled: OledConfig = field(default_factory=lambda: OledConfig(dim_after=None))
-    """The table dims the OLED itself when it sleeps, so the driver's own idle dimming is off."""
+    oled: OledConfig = field(default_factory=OledConfig)
     inputs: InputConfig = field(default_factory=InputConfig)
     settings: TableSettings = field(default_factory=TableSettings)
     """Defaults of the menu's settings; values saved from the menu win over them."""

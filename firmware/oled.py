@@ -11,7 +11,7 @@ marks it down, logs one warning per outage, and re-initialises it with exponenti
 the injected clock; `show()` meanwhile only remembers the newest image. Once the chip answers
 again it is initialised afresh (a chip that lost power forgets its settings) and the current
 screen is drawn again in full. Against burn-in, the picture is shifted by a pixel or so every
-few minutes and dimmed after a spell without input.
+few minutes, and `set_dimmed` lowers the contrast (the table dims it when it sleeps).
 
 Clock timers run on the clock's thread on the Pi, the display worker calls `show()` on its own:
 whichever thread finds work takes the I/O lock and does it all, the other returns at once.
@@ -86,8 +86,6 @@ class OledConfig:
     """Contrast while in use (0–255)."""
     dim_contrast: int = 0x10
     """Contrast while dimmed."""
-    dim_after: float | None = 300.0
-    """Dim after this long without `note_activity()`."""
     shift_every: float | None = 180.0
     """Move the picture to the next of `shift_offsets` this often."""
     shift_offsets: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (1, 1), (0, 1))
@@ -105,10 +103,8 @@ class OledConfig:
         for name in ("contrast", "dim_contrast"):
             if not 0 <= getattr(self, name) <= 0xFF:
                 raise ValueError(f"OLED {name} must be within 0 and 255")
-        for name in ("dim_after", "shift_every"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"OLED {name} must be positive or None")
+        if self.shift_every is not None and self.shift_every <= 0:
+            raise ValueError("OLED shift_every must be positive or None")
         if not self.shift_offsets or any(
             abs(dx) > _MAX_SHIFT or abs(dy) > _MAX_SHIFT for dx, dy in self.shift_offsets
         ):
@@ -219,9 +215,7 @@ class Oled:
         self._lock = threading.Lock()
         self._image: Image.Image | None = None
         self._shift_index = 0
-        self._dimmed_by_request = False
-        self._idle = False
-        self._last_activity = clock.monotonic()
+        self._dimmed = False
         self._wanted = 0  # bumped by every change of what is wanted
         self._done = -1  # the last `_wanted` carried out
         self._up = False
@@ -232,9 +226,8 @@ class Oled:
         self._retry_delay = self.config.retry_first
         self._retry_timer: Timer | None = None
         self._shift_timer: Timer | None = None
-        self._dim_timer: Timer | None = None
         self.defer: Callable[[Callable[[], None]], None] | None = None
-        """Where the timers' I2C work (retry, burn-in shift, idle dim) runs. None: on the
+        """Where the timers' I2C work (retry, burn-in shift) runs. None: on the
         clock's thread. The Pi hands it to the display worker (`DisplayWorker.run_soon`): the
         clock's thread also scans the switches, and a redraw would hold it for 23-92 ms."""
         # What the chip holds: only touched by the thread that holds _io.
@@ -245,8 +238,6 @@ class Oled:
         with self._lock:
             if self.config.shift_every is not None and len(self.config.shift_offsets) > 1:
                 self._shift_timer = clock.call_later(self.config.shift_every, self._shift_due)
-            if self.config.dim_after is not None:
-                self._dim_timer = clock.call_later(self.config.dim_after, self._dim_due)
         self._pump()
 
     # The application's side
@@ -263,25 +254,11 @@ class Oled:
         self._pump()
 
     def set_dimmed(self, dimmed: bool) -> None:
-        """Dim on request, or drop that request; idleness dims on its own until activity."""
+        """Dim (the table asleep) or light up again."""
         with self._lock:
             self._check_open()
-            self._dimmed_by_request = dimmed
+            self._dimmed = dimmed
             self._wanted += 1
-        self._pump()
-
-    def note_activity(self) -> None:
-        """Input happened: undim if dimmed for idleness, and start the idle period again."""
-        with self._lock:
-            self._check_open()
-            if self.config.dim_after is None:
-                return
-            self._last_activity = self._clock.monotonic()
-            if not self._idle:
-                return  # the running dim timer reads _last_activity when it fires
-            self._idle = False
-            self._wanted += 1
-            self._dim_timer = self._clock.call_later(self.config.dim_after, self._dim_due)
         self._pump()
 
     @property
@@ -292,9 +269,9 @@ class Oled:
 
     @property
     def dimmed(self) -> bool:
-        """Whether the display is dimmed, on request or for idleness."""
+        """Whether the display is dimmed."""
         with self._lock:
-            return self._dimmed_by_request or self._idle
+            return self._dimmed
 
     @property
     def shift(self) -> tuple[int, int]:
@@ -308,8 +285,8 @@ class Oled:
             if self._closed:
                 return
             self._closed = True
-            timers = [self._retry_timer, self._shift_timer, self._dim_timer]
-            self._retry_timer = self._shift_timer = self._dim_timer = None
+            timers = [self._retry_timer, self._shift_timer]
+            self._retry_timer = self._shift_timer = None
         for timer in timers:
             if timer is not None:
                 timer.cancel()
@@ -350,21 +327,6 @@ class Oled:
             self._shift_timer = self._clock.call_later(self.config.shift_every, self._shift_due)
         self._pump_from_timer()
 
-    def _dim_due(self) -> None:
-        with self._lock:
-            if self._closed or self.config.dim_after is None:
-                return
-            # One timer for the whole idle period: activity only moves _last_activity, so that
-            # a busy table does not pile up cancelled timers.
-            remaining = self._last_activity + self.config.dim_after - self._clock.monotonic()
-            if remaining > 0:
-                self._dim_timer = self._clock.call_later(remaining, self._dim_due)
-                return
-            self._dim_timer = None
-            self._idle = True
-            self._wanted += 1
-        self._pump_from_timer()
-
     # Talking to the chip
 
     def _pump_from_timer(self) -> None:
@@ -396,7 +358,7 @@ class Oled:
                 wanted = self._wanted
                 up, init_due = self._up, self._init_due
                 image, offset = self._image, self.config.shift_offsets[self._shift_index]
-                dimmed = self._dimmed_by_request or self._idle
+                dimmed = self._dimmed
             if up or init_due:  # while down, only the retry timer brings the chip back
                 try:
                     if not up:

@@ -36,7 +36,7 @@ from firmware.virtual.ssd1306 import VirtualSSD1306
 
 ADDRESS = 0x3C
 SIZE = (128, 64)
-STILL = OledConfig(dim_after=None, shift_every=None)
+STILL = OledConfig(shift_every=None)
 """No timers of its own: the picture on the chip is exactly the last image shown."""
 
 
@@ -434,23 +434,6 @@ def test_random_bus_errors_never_escape_and_the_last_screen_wins(
 # Dimming and burn-in
 
 
-def test_dims_after_a_quiet_spell_and_wakes_on_input() -> None:
-    config = OledConfig(dim_after=60.0, shift_every=None, contrast=0xCF, dim_contrast=0x08)
-    with rig(config) as table:
-        assert table.chip.contrast == 0xCF
-        table.clock.advance(40.0)
-        table.oled.note_activity()
-        table.clock.advance(40.0)  # 80 s in, 40 s since the input
-        assert table.chip.contrast == 0xCF
-        table.clock.advance(25.0)
-        assert table.oled.dimmed
-        assert table.chip.contrast == 0x08
-        table.oled.note_activity()
-        assert table.chip.contrast == 0xCF
-        table.clock.advance(61.0)
-        assert table.chip.contrast == 0x08
-
-
 def test_dimming_on_request_and_across_an_outage() -> None:
     with rig() as table:
         table.oled.set_dimmed(True)
@@ -466,7 +449,7 @@ def test_dimming_on_request_and_across_an_outage() -> None:
 
 
 def test_the_picture_walks_the_shift_offsets_and_comes_back() -> None:
-    config = OledConfig(dim_after=None, shift_every=180.0)
+    config = OledConfig(shift_every=180.0)
     with rig(config) as table:
         table.oled.show(with_pixels((10, 10)))
         seen = []
@@ -481,7 +464,7 @@ def test_the_picture_walks_the_shift_offsets_and_comes_back() -> None:
 
 
 def test_a_module_mounted_upside_down_is_turned_by_the_chip() -> None:
-    config = OledConfig(dim_after=None, shift_every=None, rotate_180=True)
+    config = OledConfig(shift_every=None, rotate_180=True)
     picture = with_pixels((3, 4))
     with rig(config) as table:
         table.oled.show(picture)
@@ -500,7 +483,7 @@ def test_close_switches_off_stops_timers_and_is_idempotent() -> None:
     with Oled(clock, i2c=bus) as oled:
         oled.show(with_pixels((1, 1)))
         assert chip.display_on
-        assert clock.pending == 2  # the dim and the shift timer
+        assert clock.pending == 1  # the burn-in shift timer
     assert not chip.display_on
     assert clock.pending == 0
     oled.close()
@@ -519,7 +502,7 @@ def test_close_while_down_does_not_raise() -> None:
     [
         {"address": 0x80},
         {"contrast": 256},
-        {"dim_after": 0.0},
+        {"shift_every": 0.0},
         {"shift_offsets": ()},
         {"shift_offsets": ((9, 0),)},
         {"retry_first": 10.0, "retry_max": 1.0},

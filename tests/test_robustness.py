@@ -42,7 +42,7 @@ from .table_scripts import KEY_LINE
 
 KEY = Key.parse(KEY_LINE.split()[1])
 # No burn-in shift, so that the chip's memory can be compared with the rendered screen.
-STILL = replace(TableConfig(), oled=OledConfig(shift_every=None, dim_after=None))
+STILL = replace(TableConfig(), oled=OledConfig(shift_every=None))
 BOUND_S = 10.0
 """Longest wait for anything in real time: reached only when something hangs."""
 

@@ -17,7 +17,7 @@ from .table_scripts import KEY_LINE
 
 KEY = Key.parse(KEY_LINE.split()[1])
 # No burn-in shift, so the chip's memory can be compared with the rendered screen.
-STILL = replace(TableConfig(), oled=OledConfig(shift_every=None, dim_after=None))
+STILL = replace(TableConfig(), oled=OledConfig(shift_every=None))
 
 
 def table(state_dir: Path, config: TableConfig = STILL) -> VirtualTable:
