@@ -43,6 +43,10 @@ class AddressingMode(Enum):
     """Along one page only, wrapping back to the start column (the power-on mode)."""
 
 
+_NOT_DRAWN = frozenset((0x26, 0x27, 0x29, 0x2A, 0xA3, 0xAD, 0xD5, 0xD9, 0xDA, 0xDB, 0xE3))
+"""Commands the model accepts and leaves out of the picture: scroll set-up, and timing, drive
+and no-op commands, which change nothing a picture shows."""
+
 _ARGUMENT_COUNTS: dict[int, int] = {
     0x20: 1,  # memory addressing mode
     0x21: 2,  # column window
@@ -246,8 +250,8 @@ class VirtualSSD1306:
         elif command == 0x22:
             self.page_window = self._window(command, arguments, 0x07)
             self.page = self.page_window[0]
-        elif command in (0x26, 0x27, 0x29, 0x2A, 0xA3):
-            pass  # scroll set-up: not drawn
+        elif command in _NOT_DRAWN:
+            return
         elif command in (0x2E, 0x2F):
             self.scrolling = command == 0x2F
         elif 0x40 <= command <= 0x7F:
@@ -273,8 +277,6 @@ class VirtualSSD1306:
             self.com_reversed = command == 0xC8
         elif command == 0xD3:
             self.display_offset = arguments[0] & 0x3F
-        elif command in (0xAD, 0xD5, 0xD9, 0xDA, 0xDB, 0xE3):
-            pass  # timing, drive and no-op: nothing a picture shows
         else:
             self._anomaly(f"0x{command:02x} is not an SSD1306 command")
 
