@@ -1,10 +1,13 @@
 """Saved games: every game and every accepted action, in SQLite, written before any feedback.
 
 WAL mode with `synchronous=FULL` makes each committed action survive a power cut. The table
-resumes the latest game by replaying its actions through the rules core. A database that cannot
-be opened or is corrupt is moved aside with a time stamp and a fresh one is started; when even
-that fails, or a write fails (full or read-only disk), the store reports it and the table plays
-on in memory, writing what it missed once the disk is back.
+resumes the latest game by replaying its actions through the rules core.
+
+Only a database that SQLite itself finds damaged is moved aside, with its `-wal` and `-shm`
+(`firmware.store_faults`), and a fresh one started. A full, locked, read-only or failing disk
+leaves the files as they are: the store opens what it can read (read-only if need be) so that the
+game on the table resumes, reports the `SaveFault`, and `recover` tries again; the table keeps
+what it could not write and writes it, in order, once the disk takes it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from board_rules.codenames import Action, Game, Key, Mode, parse_action
+from firmware.store_faults import (
+    DamagedDatabaseError,
+    SaveFault,
+    fault_of,
+    is_corruption,
+    keep_companions,
+    move_aside,
+    release_companions,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +63,17 @@ CREATE TABLE IF NOT EXISTS settings (
 """
 
 
+BUSY_TIMEOUT_S = 5.0
+"""How long a write waits for another process's lock before the lock counts as a fault."""
+
+
 class StoreError(OSError):
     """The saved games could not be written or read; the game goes on in memory."""
+
+    def __init__(self, message: str, *, fault: SaveFault = SaveFault.IO_ERROR) -> None:
+        super().__init__(message)
+        self.fault = fault
+        """The reason shown on the OLED."""
 
 
 class UnreadableGameError(StoreError):
@@ -90,17 +111,29 @@ class GameStore:
         wall_clock: Callable[[], float] = time.time,
         *,
         read_only: bool = False,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
     ) -> None:
+        self.state_dir = state_dir
         self.path = state_dir / DATABASE_NAME
         self._wall_clock = wall_clock
+        self._busy_timeout_s = busy_timeout_s
         self._conn: sqlite3.Connection | None = None
+        self._writable = False
+        """False when the connection was opened read-only because writing was refused."""
+        self._schema = False
+        """True once the tables exist: a database never written has nothing to read."""
         self._saved: dict[int, int] = {}  # game id → actions already written
+        self.fault: SaveFault | None = None
+        """Why games cannot be written right now, or None while they can."""
         self.moved_aside: Path | None = None
-        """Where a corrupt or unopenable database was moved, if it was."""
+        """Where the latest damaged database was moved, if one was."""
+        self.fresh_starts = 0
+        """How many times a fresh database replaced a damaged one since the store opened: game
+        ids handed out before such a start no longer exist."""
         if read_only:
             self._open_read_only()
         else:
-            self._open(state_dir)
+            self._open()
 
     def _open_read_only(self) -> None:
         # For staff tools beside a running table: never create, repair or move anything.
@@ -112,90 +145,187 @@ class GameStore:
                 self._conn.close()
                 self._conn = None
             raise StoreError(f"cannot read {self.path}: {error}") from error
+        self._schema = True
 
     @property
     def available(self) -> bool:
-        """False when no database could be opened: the table then plays in memory only."""
+        """False when no database could be opened at all: the table then plays in memory."""
         return self._conn is not None
 
-    def _open(self, state_dir: Path) -> None:
+    @property
+    def writable(self) -> bool:
+        """True when games are being written: the database is open for writing, and the last
+        write (or the check at opening) succeeded."""
+        return self._conn is not None and self._writable and self.fault is None
+
+    def recover(self) -> bool:
+        """Try again after a fault, reopening the database where the open connection cannot
+        write; True when it can be written to again. A full disk or a lock keeps the
+        connection, and the next write tells."""
+        if self.fault in (None, SaveFault.FULL, SaveFault.LOCKED) and self._writable:
+            return True
+        self.close()
+        self._open()
+        return self.writable
+
+    def _open(self) -> None:
+        self._saved.clear()
         try:
-            state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as error:
-            log.warning(
-                "state directory %s is not usable (%s): games are not saved", state_dir, error
-            )
+            self._set_fault(fault_of(error), f"state directory {self.state_dir}: {error}")
             return
+        kept = keep_companions(self.path)
         try:
             self._conn = self._connect()
+            self._writable = True
+            self._check_writable()
+            release_companions(kept)
             return
         except sqlite3.Error as error:
-            log.warning("database %s cannot be used (%s): moving it aside", self.path, error)
-        self.moved_aside = self._move_aside()
+            if not is_corruption(error):
+                release_companions(kept)
+                self._set_fault(fault_of(error, self.path), f"{self.path}: {error}")
+                self._conn = self._connect_for_reading()
+                return
+            log.error("database %s is damaged (%s): moving it aside", self.path, error)
+        except OSError as error:
+            release_companions(kept)
+            self._set_fault(fault_of(error), f"{self.path}: {error}")
+            self._conn = self._connect_for_reading()
+            return
+        try:
+            self.moved_aside = move_aside(self.path, self._wall_clock(), kept)
+        except OSError as error:
+            release_companions(kept)
+            # Left where it is, it is kept: the table plays on without saving.
+            self._set_fault(fault_of(error), f"cannot move {self.path} aside: {error}")
+            return
+        log.error("the damaged database is kept as %s", self.moved_aside)
+        self.fresh_starts += 1
         try:
             self._conn = self._connect()
+            self._writable = True
+            self.fault = None
         except (sqlite3.Error, OSError) as error:
-            log.warning("no database at %s (%s): games are not saved", self.path, error)
+            self._set_fault(fault_of(error, self.path), f"no new database at {self.path}: {error}")
+
+    def _set_fault(self, fault: SaveFault, detail: str) -> None:
+        if self.fault is not fault:
+            log.error("games are not saved (%s): %s", fault.value, detail)
+        self.fault = fault
 
     def _connect(self) -> sqlite3.Connection:
         if not self.path.exists():
             # Create it private: the key of the game in progress is in it.
             os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
-        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        conn = sqlite3.connect(
+            self.path, timeout=self._busy_timeout_s, check_same_thread=False, isolation_level=None
+        )
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
-                raise sqlite3.DatabaseError("integrity check failed")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise sqlite3.DatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
-            conn.executescript(_SCHEMA)
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._prepare(conn)
         except sqlite3.Error:
             conn.close()
             raise
         return conn
 
-    def _move_aside(self) -> Path | None:
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(self._wall_clock()))
-        target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
-        try:
-            os.replace(self.path, target)
-        except OSError as error:
-            log.warning("cannot move %s aside: %s", self.path, error)
-            return None
-        for suffix in ("-wal", "-shm"):
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(f"{self.path}{suffix}")
-        return target
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        self._schema = False
+        if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+            raise DamagedDatabaseError("quick_check found damage")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            # A newer firmware's database: this one cannot write it, so it is kept aside whole.
+            raise DamagedDatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
+        # Nothing is written when the database is ready: a full disk must not stop a resume.
+        if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        if version == SCHEMA_VERSION:
+            self._schema = True
+            return
+        conn.executescript(
+            f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+        )
+        self._schema = True
 
-    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        if self._conn is None:
-            raise StoreError("games are not saved: no database")
+    def _check_writable(self) -> None:
+        # SQLite opens a file it may not write read-only without a word; a write rolled back
+        # tells at once (and waits for a lock) instead of at the first action.
+        assert self._conn is not None  # only called right after connecting
         try:
             self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.fault = None
+        except sqlite3.Error as error:
+            self._set_fault(fault_of(error, self.path), f"{self.path}: {error}")
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+
+    def _connect_for_reading(self) -> sqlite3.Connection | None:
+        # The game on the table must resume even when nothing can be written. A WAL database
+        # on a read-only disk opens only as immutable, which is right only without a -wal file.
+        uris = [f"file:{self.path}?mode=ro"]
+        if not Path(f"{self.path}-wal").exists():
+            uris.append(f"file:{self.path}?mode=ro&immutable=1")
+        if not self.path.is_file():
+            return None
+        for uri in uris:
+            try:
+                conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            except sqlite3.Error:
+                continue
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute("SELECT COUNT(*) FROM games").fetchone()
+            except sqlite3.Error:
+                conn.close()
+                continue
+            self._schema = version == SCHEMA_VERSION
+            self._writable = False
+            log.warning("database %s opened read-only: the game resumes", self.path)
+            return conn
+        return None
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> int | None:
+        """Run `statements` in one transaction; the row id of the last one."""
+        if self._conn is None or not self._writable:
+            fault = self.fault or SaveFault.IO_ERROR
+            raise StoreError(f"games are not saved ({fault.value})", fault=fault)
+        # Already failing: try without waiting for a lock, so the table never stops for long.
+        timeout_ms = 0 if self.fault is not None else int(self._busy_timeout_s * 1000)
+        try:
+            self._conn.execute(f"PRAGMA busy_timeout={timeout_ms}")
+            self._conn.execute("BEGIN IMMEDIATE")
+            cursor = None
             for sql, parameters in statements:
-                self._conn.execute(sql, parameters)
+                cursor = self._conn.execute(sql, parameters)
             self._conn.execute("COMMIT")
         except sqlite3.Error as error:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
-            raise StoreError(f"cannot save: {error}") from error
+            fault = fault_of(error, self.path)
+            self._set_fault(fault, str(error))
+            if is_corruption(error):
+                # Reopened by `recover`, whose check moves the damaged file aside.
+                self._writable = False
+            raise StoreError(f"cannot save ({fault.value}): {error}", fault=fault) from error
+        self.fault = None
+        return None if cursor is None else cursor.lastrowid
 
-    def start_game(self, key: Key, mode: Mode) -> int:
-        """Record a new game and return its id; raises `StoreError` when it cannot be saved."""
-        if self._conn is None:
-            raise StoreError("games are not saved: no database")
-        try:
-            with self._conn:
-                cursor = self._conn.execute(
+    def start_game(self, key: Key, mode: Mode, started_at: float | None = None) -> int:
+        """Record a new game and return its id; raises `StoreError` when it cannot be saved.
+        `started_at` is the wall-clock time the game began, when it is written late."""
+        at = self._wall_clock() if started_at is None else started_at
+        game_id = self._write(
+            [
+                (
                     "INSERT INTO games (key, mode, started_at, phase) VALUES (?, ?, ?, 'clue')",
-                    (str(key), mode.value, self._wall_clock()),
+                    (str(key), mode.value, at),
                 )
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot save: {error}") from error
-        game_id = cursor.lastrowid
+            ]
+        )
         assert game_id is not None  # an INSERT always has one
         self._saved[game_id] = 0
         return game_id
@@ -238,7 +368,7 @@ class GameStore:
 
     def latest_game(self) -> SavedGame | None:
         """The most recent game with its actions, or None when there is none to resume."""
-        if self._conn is None:
+        if not self._schema:
             return None
         rows = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1")
         return self.game(int(rows[0][0])) if rows else None
@@ -263,14 +393,14 @@ class GameStore:
 
     def game_ids(self) -> list[int]:
         """Every saved game, oldest first."""
-        if self._conn is None:
+        if not self._schema:
             return []
         return [row[0] for row in self._read("SELECT id FROM games ORDER BY id")]
 
     def load_settings(self) -> dict[str, Any]:
         """The settings saved from the menu; one that cannot be read is left out (its default
         applies), and so are all of them when the table cannot be read."""
-        if self._conn is None:
+        if not self._schema:
             return {}
         try:
             rows = self._read("SELECT name, value FROM settings")
@@ -287,7 +417,8 @@ class GameStore:
 
     def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         if self._conn is None:
-            raise StoreError("games are not saved: no database")
+            fault = self.fault or SaveFault.IO_ERROR
+            raise StoreError(f"no database ({fault.value})", fault=fault)
         try:
             return self._conn.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:
@@ -310,6 +441,7 @@ class GameStore:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._writable = False
 
     def __enter__(self) -> GameStore:
         return self

@@ -15,6 +15,7 @@ from firmware.store import (
     TimedAction,
     UnreadableGameError,
 )
+from firmware.store_faults import SaveFault
 
 from .rules_helpers import KEY
 
@@ -106,21 +107,61 @@ def test_a_damaged_row_is_reported_without_the_key_and_a_bad_setting_is_left_out
         assert store.load_settings() == {"timer_s": 60}
 
 
-def test_a_corrupt_database_is_moved_aside_and_a_fresh_one_started(tmp_path: Path) -> None:
+def test_a_corrupt_database_is_moved_aside_with_its_wal_and_shm(tmp_path: Path) -> None:
     (tmp_path / DATABASE_NAME).write_bytes(b"this is not a database" * 100)
-    with GameStore(tmp_path, wall_clock=lambda: 0.0) as store:
-        assert store.available
-        assert store.moved_aside == tmp_path / f"{DATABASE_NAME}.broken-19700101T000000"
-        assert store.moved_aside.read_bytes().startswith(b"this is not")
+    (tmp_path / f"{DATABASE_NAME}-wal").write_bytes(b"the wal")
+    (tmp_path / f"{DATABASE_NAME}-shm").write_bytes(b"the shm")
+    with GameStore(tmp_path, wall_clock=lambda: 0.25) as store:
+        assert store.available and store.fault is None
+        moved = store.moved_aside
+        assert moved == tmp_path / f"{DATABASE_NAME}.broken-19700101T000000.250000Z"
+        assert moved.read_bytes().startswith(b"this is not")
+        assert Path(f"{moved}-wal").read_bytes() == b"the wal"
+        assert Path(f"{moved}-shm").exists()  # an index SQLite rebuilds: it moves, whatever it holds
+        assert not list(tmp_path.glob("*.kept"))
         assert store.latest_game() is None
         store.start_game(KEY, Mode.STANDARD)
 
 
-def test_an_unopenable_database_is_moved_aside(tmp_path: Path) -> None:
+def test_two_moves_at_the_same_instant_keep_both_files(tmp_path: Path) -> None:
+    moved = []
+    for garbage in (b"first damaged file", b"second damaged file"):
+        (tmp_path / DATABASE_NAME).write_bytes(garbage * 100)
+        with GameStore(tmp_path, wall_clock=lambda: 1_800_000_000.0) as store:
+            assert store.moved_aside is not None
+            moved.append(store.moved_aside)
+    assert moved[0] != moved[1]
+    assert moved[0].read_bytes().startswith(b"first")
+    assert moved[1].read_bytes().startswith(b"second")
+    # A damaged file without companions leaves no empty -wal or -shm placeholders behind.
+    assert sorted(p.name for p in tmp_path.iterdir() if "broken" in p.name) == sorted(
+        p.name for p in moved
+    )
+
+
+def test_a_database_of_an_unknown_schema_is_kept_aside_whole(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as conn:
+        conn.execute("CREATE TABLE future (x)")
+        conn.execute("PRAGMA user_version = 99")
+    with GameStore(tmp_path) as store:
+        assert store.moved_aside is not None and store.fault is None
+    with sqlite3.connect(store.moved_aside) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (99,)
+
+
+def test_a_directory_where_the_database_should_be_is_left_alone(tmp_path: Path) -> None:
     (tmp_path / DATABASE_NAME).mkdir()
     with GameStore(tmp_path) as store:
-        assert store.available
-        assert store.moved_aside is not None and store.moved_aside.is_dir()
+        assert not store.available
+        assert store.fault is SaveFault.IO_ERROR
+        assert store.moved_aside is None
+        assert (tmp_path / DATABASE_NAME).is_dir()
+        with pytest.raises(StoreError) as raised:
+            store.start_game(KEY, Mode.STANDARD)
+        assert raised.value.fault is SaveFault.IO_ERROR
+        (tmp_path / DATABASE_NAME).rmdir()
+        assert store.recover()
+        store.start_game(KEY, Mode.STANDARD)
 
 
 def test_an_unusable_state_directory_leaves_the_store_unavailable(tmp_path: Path) -> None:
@@ -128,6 +169,7 @@ def test_an_unusable_state_directory_leaves_the_store_unavailable(tmp_path: Path
     blocker.write_text("a file where the directory should be")
     with GameStore(blocker) as store:
         assert not store.available
+        assert store.fault is SaveFault.IO_ERROR
         assert store.latest_game() is None
         assert store.load_settings() == {}
         with pytest.raises(StoreError):
@@ -147,12 +189,18 @@ def test_a_full_disk_raises_and_the_missed_actions_are_written_once_it_recovers(
         conn.execute(f"PRAGMA max_page_count={pages}")
         # Enough actions to need new pages: a touch taken back and made again, many times.
         played(game, ["clue unlimited"] + ["touch A1", "undo"] * 300, log)
-        with pytest.raises(StoreError, match="full"):
+        with pytest.raises(StoreError, match="full") as raised:
             for n in range(1, len(log) + 1):
                 store.save(game_id, game, log[:n])
         assert n < len(log)
+        assert raised.value.fault is SaveFault.FULL and store.fault is SaveFault.FULL
+        assert not store.writable
+        assert store.recover()  # a full disk keeps its connection: the next write tells
+        with pytest.raises(StoreError):
+            store.save(game_id, game, log)
         conn.execute("PRAGMA max_page_count=1073741823")
         store.save(game_id, game, log)
+        assert store.writable and store.fault is None
     with GameStore(tmp_path) as store:
         saved = store.latest_game()
         assert saved is not None and saved.actions == tuple(log)
