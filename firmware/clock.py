@@ -10,13 +10,21 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from firmware.liveness import Progress
+
 log = logging.getLogger(__name__)
+
+LONGEST_WAIT_S = 3600.0
+"""The scheduler looks at its queue at least this often, however far off the next call is."""
+SCHEDULER_RETRY_S = 1.0
+"""Back-off of a scheduler that keeps failing."""
 
 
 class Timer(Protocol):
@@ -59,7 +67,7 @@ class VirtualClock:
         return self._now
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        entry = _Scheduled(self._now + max(delay, 0.0), next(self._sequence), callback)
+        entry = _Scheduled(_due(self._now, delay), next(self._sequence), callback)
         heapq.heappush(self._queue, entry)
         return entry
 
@@ -87,47 +95,89 @@ class VirtualClock:
 
 
 class SystemClock:
-    """The real monotonic clock; delayed calls run on one daemon scheduler thread."""
+    """The real monotonic clock; delayed calls run on one daemon scheduler thread.
 
-    def __init__(self) -> None:
+    The thread survives whatever a call raises, and a delay of any size (`inf` is never): it
+    logs a failure and goes on. Its `progress` mark tells `firmware.liveness.Liveness` whether
+    it still runs, and when a call (or a failing scheduler) holds it up. `monotonic` is
+    injected for tests; the waits themselves are real.
+    """
+
+    def __init__(
+        self,
+        monotonic: Callable[[], float] = time.monotonic,
+        *,
+        retry_s: float = SCHEDULER_RETRY_S,
+    ) -> None:
+        self._monotonic = monotonic
+        self._retry_s = retry_s
         self._queue: list[_Scheduled] = []
         self._sequence = itertools.count()
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self.progress = Progress("clock")
+        """The scheduler thread's progress mark (`firmware.liveness`)."""
 
     def monotonic(self) -> float:
-        return time.monotonic()
+        return self._monotonic()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        entry = _Scheduled(time.monotonic() + max(delay, 0.0), next(self._sequence), callback)
+        entry = _Scheduled(_due(self._monotonic(), delay), next(self._sequence), callback)
         with self._wake:
             if self._closed:
                 raise RuntimeError("the clock is closed")
             heapq.heappush(self._queue, entry)
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="clock", daemon=True)
-                self._thread.start()
+                self._thread = self.progress.start(self._run)
             self._wake.notify()
         return entry
 
     def _run(self) -> None:
+        failing = False
         while True:
-            with self._wake:
-                while not self._closed and (
-                    not self._queue or self._queue[0].due > time.monotonic()
-                ):
-                    timeout = self._queue[0].due - time.monotonic() if self._queue else None
-                    self._wake.wait(timeout)
-                if self._closed:
-                    return
-                entry = heapq.heappop(self._queue)
+            try:
+                entry = self._next_due()
+            except Exception:
+                # A scheduler that fails must not take every later timer of the table with it.
+                # The first failure of a run is logged and retried at once; further ones are
+                # retried on a back-off, with the mark still busy, so that a scheduler that
+                # keeps failing counts as stuck rather than spinning unseen.
+                if not failing:
+                    failing = True
+                    self.progress.working("the clock's scheduler, failing")
+                    log.exception("the clock's scheduler failed; it goes on")
+                    continue
+                with self._wake:
+                    if not self._closed:
+                        self._wake.wait(self._retry_s)
+                continue
+            failing = False
+            if entry is None:
+                return
             if not entry.cancelled:
+                self.progress.working(entry.callback)
                 try:
                     entry.callback()
                 except Exception:
                     # One failing call must not stop every later timer of the table.
                     log.exception("a delayed call failed")
+
+    def _next_due(self) -> _Scheduled | None:
+        """Wait until the first call falls due and take it off the queue; None once closed."""
+        with self._wake:
+            while not self._closed:
+                now = self._monotonic()
+                if self._queue and self._queue[0].due <= now:
+                    return heapq.heappop(self._queue)
+                timeout = None
+                if self._queue:
+                    # A far (or infinite) due time would overflow the lock's timeout: wake up
+                    # now and then to look again instead.
+                    timeout = min(self._queue[0].due - now, LONGEST_WAIT_S)
+                self.progress.waiting()
+                self._wake.wait(timeout)
+            return None
 
     def close(self) -> None:
         """Stop the scheduler thread; pending calls are dropped. Idempotent."""
@@ -142,3 +192,10 @@ class SystemClock:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _due(now: float, delay: float) -> float:
+    """When a call `delay` seconds after `now` falls due; a negative delay is now."""
+    if math.isnan(delay):
+        raise ValueError("a delay must be a number of seconds, not NaN")
+    return now + max(delay, 0.0)
