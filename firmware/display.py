@@ -16,6 +16,7 @@ from typing import Protocol
 
 from PIL import Image
 
+from firmware.liveness import Progress
 from firmware.oled_render import render_screen
 from firmware.screens import Screen
 
@@ -72,8 +73,10 @@ class DisplayWorker:
         self._tasks: list[Callable[[], None]] = []
         self._busy = False
         self._closed = False
-        self._thread = threading.Thread(target=self._run, name="display", daemon=True)
-        self._thread.start()
+        self.progress = Progress("display")
+        """The worker thread's progress mark (`firmware.liveness`): a draw that hangs on the
+        bus, or a worker that died, stops the watchdog's heartbeats."""
+        self._thread = self.progress.start(self._run)
 
     @property
     def screen(self) -> Screen | None:
@@ -106,10 +109,15 @@ class DisplayWorker:
                 screen = self._latest
                 self._busy = True
             for task in tasks:
+                self.progress.working(task)
                 _survive(task)
             if screen is not None and screen != self._drawn:
+                self.progress.working(self._draw)
                 _survive(partial(self._draw, screen))
             with self._wake:
+                # Under the lock, with `_busy`: once `wait_idle` sees the worker idle, so does
+                # the mark.
+                self.progress.waiting()
                 self._drawn = screen
                 self._busy = False
                 self._wake.notify_all()

@@ -161,12 +161,17 @@ def heartbeat_interval(watchdog_interval: float | None, longest: float = 1.0) ->
 
 
 class WatchdogFeeder:
-    """The game loop's heartbeat: `WATCHDOG=1`, at most once per half `heartbeat_s`.
+    """The game loop's heartbeat: `WATCHDOG=1`, at most once per half `heartbeat_s`, and only
+    while `fault` finds nothing wrong.
 
     The loop calls its heartbeat after every event as well as on every idle timeout, so a busy
     table would otherwise send systemd a datagram per event. Since the loop calls at least every
     `heartbeat_s`, two sends are never more than 1.5 × `heartbeat_s` apart: with `heartbeat_s` at
     half the watchdog interval, within 0.75 of it.
+
+    `fault` (`firmware.liveness.Liveness.fault` on the Pi) is asked before each send; once it
+    names a fault, the feeder logs it and sets it as the service's status, once, and never
+    feeds the watchdog again, so that systemd restarts the table.
     """
 
     def __init__(
@@ -174,16 +179,28 @@ class WatchdogFeeder:
         notifier: SystemdNotifier,
         heartbeat_s: float,
         monotonic: Callable[[], float] = time.monotonic,
+        fault: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._notifier = notifier
         self._min_gap = heartbeat_s / 2
         self._monotonic = monotonic
+        self._fault = fault
         self._last: float | None = None
+        self.stopped_for: str | None = None
+        """The fault that ended the heartbeats, or None while they go on."""
 
     def __call__(self) -> None:
-        """Feed the watchdog unless it was fed moments ago."""
+        """Feed the watchdog unless it was fed moments ago or a fault was found."""
+        if self.stopped_for is not None:
+            return
         now = self._monotonic()
         if self._last is not None and now - self._last < self._min_gap:
+            return
+        fault = self._fault()
+        if fault is not None:
+            self.stopped_for = fault
+            log.error("no more watchdog heartbeats, so that systemd restarts the table: %s", fault)
+            self._notifier.status(f"failing, waiting for the watchdog to restart it: {fault}")
             return
         self._last = now
         self._notifier.watchdog()

@@ -6,10 +6,8 @@ import itertools
 import logging
 import os
 import socket
-import tempfile
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -20,41 +18,13 @@ from firmware.sd_notify import (
     watchdog_interval_from,
 )
 
-RECEIVE_TIMEOUT_S = 2.0
-"""Upper bound of a wait for a datagram that was already sent: it is there at once."""
-
-
-class NotifySocket:
-    """The receiving end that systemd would hold: an AF_UNIX datagram socket."""
-
-    def __init__(self, sock: socket.socket, env_value: str) -> None:
-        self.sock = sock
-        self.env_value = env_value
-        """What systemd would put in `$NOTIFY_SOCKET` for it."""
-        sock.settimeout(RECEIVE_TIMEOUT_S)
-
-    def receive(self) -> bytes:
-        return self.sock.recv(4096)
-
-    def nothing_pending(self) -> bool:
-        self.sock.setblocking(False)
-        try:
-            self.sock.recv(4096)
-        except BlockingIOError:
-            return True
-        finally:
-            self.sock.settimeout(RECEIVE_TIMEOUT_S)
-        return False
+from .notify_socket import NotifySocket, path_notify_socket
 
 
 @pytest.fixture
 def path_socket() -> Iterator[NotifySocket]:
-    # A short directory of its own: socket paths are limited to 107 bytes.
-    with tempfile.TemporaryDirectory(prefix="notify-") as directory:
-        path = str(Path(directory) / "notify")
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-            sock.bind(path)
-            yield NotifySocket(sock, path)
+    with path_notify_socket() as receiver:
+        yield receiver
 
 
 @pytest.fixture
