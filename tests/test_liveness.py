@@ -11,23 +11,28 @@ to happen, with a generous timeout as a safety net.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from firmware.clock import SystemClock
+from firmware.config import TableConfig
 from firmware.display import DisplayWorker
 from firmware.liveness import Liveness, Progress
 from firmware.matrix import MATRIX_COLUMNS, SwitchMatrix
 from firmware.oled import Oled
+from firmware.run_command import serve
 from firmware.screens import Screen
 from firmware.sd_notify import SystemdNotifier, WatchdogFeeder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
+from firmware.virtual_table import VirtualTable
 
 from .notify_socket import NotifySocket, path_notify_socket
 
@@ -269,3 +274,47 @@ def test_a_thread_started_on_first_use_is_healthy_before_it_starts() -> None:
 def test_the_stuck_bound_must_be_positive() -> None:
     with pytest.raises(ValueError, match="stuck_after_s must be more than 0, not 0"):
         Liveness([], stuck_after_s=0)
+
+
+# The service as `codenames-table run` wires it
+
+
+def test_serve_feeds_the_watchdog_while_the_table_idles_and_stops_when_the_clock_dies(
+    tmp_path: Path,
+) -> None:
+    stop = threading.Event()
+    with (
+        path_notify_socket() as receiver,
+        SystemdNotifier(receiver.env_value, watchdog_interval=0.04) as notifier,
+        SystemClock() as clock,
+        VirtualTable(
+            TableConfig(), tmp_path, rng=random.Random(1), clock=clock, threaded_display=True
+        ) as vt,
+    ):
+        assert isinstance(vt.display, DisplayWorker)
+        liveness = Liveness([clock.progress, vt.display.progress])
+        loop = threading.Thread(target=serve, args=(vt.table, stop, notifier, liveness))
+        loop.start()
+        try:
+            assert receiver.receive().startswith(b"READY=1")
+            # Nothing happens on the table: the heartbeats go on.
+            assert [receiver.receive() for _ in range(5)] == [HEARTBEAT] * 5
+
+            def die() -> None:
+                raise SystemExit("killed by the test")
+
+            clock.call_later(0.0, die)
+            after: list[bytes] = []
+            while not after or after[-1] == HEARTBEAT:
+                after.append(receiver.receive())
+        finally:
+            stop.set()
+            loop.join(SAFETY_S)
+        assert not loop.is_alive()
+        assert set(after[:-1]) <= {HEARTBEAT}
+        assert after[-1] == (
+            b"STATUS=failing, waiting for the watchdog to restart it: "
+            b"the clock thread died: SystemExit: killed by the test"
+        )
+        # The loop went on until it was stopped, and sent nothing more.
+        assert receiver.pending() == []

@@ -181,3 +181,32 @@ def test_the_feeder_never_leaves_more_than_one_and_a_half_heartbeats_between_sen
                 sent_at.append(t)
     assert sent_at == [0.0, 1.49, 2.98]
     assert max(b - a for a, b in itertools.pairwise(sent_at)) <= 1.5
+
+
+def test_the_feeder_stops_for_good_at_the_first_fault_and_says_why_once(
+    path_socket: NotifySocket, caplog: pytest.LogCaptureFixture
+) -> None:
+    now = [0.0]
+    faults: list[str | None] = [None, None, "the clock thread died: SystemExit", None]
+    with notifier_for(path_socket) as notifier:
+        feed = WatchdogFeeder(
+            notifier, heartbeat_s=1.0, monotonic=lambda: now[0], fault=lambda: faults.pop(0)
+        )
+        received: list[bytes] = []
+        for step in range(6):
+            now[0] = float(step)
+            feed()
+            received.extend(path_socket.pending())
+    assert received == [
+        b"WATCHDOG=1",
+        b"WATCHDOG=1",
+        b"STATUS=failing, waiting for the watchdog to restart it: "
+        b"the clock thread died: SystemExit",
+    ]
+    assert faults == [None]  # not asked again once it answered
+    assert feed.stopped_for == "the clock thread died: SystemExit"
+    errors = [r.getMessage() for r in caplog.records if r.name == "firmware.sd_notify"]
+    assert errors == [
+        "no more watchdog heartbeats, so that systemd restarts the table: "
+        "the clock thread died: SystemExit"
+    ]
