@@ -4,6 +4,7 @@ import pytest
 
 from board_rules.codenames import GiveClue, Key, Mode, Touch, TranscriptError, parse_transcript
 from board_rules.codenames.grid import Coord
+from board_rules.text import MAX_MESSAGE, MAX_TOKEN
 
 from .rules_helpers import KEY_TEXT
 
@@ -46,3 +47,48 @@ def test_malformed_lines_are_named(text: str, line: int, message: str) -> None:
     with pytest.raises(TranscriptError, match=message) as caught:
         parse_transcript(text)
     assert caught.value.line == line
+
+
+@pytest.mark.parametrize(
+    "separator", ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+)
+def test_only_newline_and_carriage_return_end_a_line(separator: str) -> None:
+    # str.splitlines() would end the comment at the separator and play the assassin.
+    transcript = parse_transcript(f"key {KEY_TEXT}\nclue 1 # note{separator}touch E5\ntouch A1\n")
+    assert [(a.line, a.action) for a in transcript.actions] == [
+        (2, GiveClue(1)),
+        (3, Touch(Coord.parse("A1"))),
+    ]
+
+
+def test_crlf_and_lone_cr_end_lines_and_number_them_as_grep_does() -> None:
+    transcript = parse_transcript("clue 1\r\ntouch A1\rtouch B1\n\ntouch C1")
+    assert [a.line for a in transcript.actions] == [1, 2, 3, 5]
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript("clue 1\r\n\rtouch Z9\r\n")
+    assert caught.value.line == 3
+
+
+def test_key_and_mode_are_split_from_their_value_by_any_blank() -> None:
+    transcript = parse_transcript(f"key\t{KEY_TEXT}\nmode\t coop\nclue\t1\n")
+    assert (transcript.key, transcript.mode) == (Key.parse(KEY_TEXT), Mode.COOP)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["jump" + "x" * 5_000_000, "touch A" + "1" * 100_000, "mode " + "s" * 100_000],
+)
+def test_a_message_cuts_a_long_token_and_stays_on_one_line(text: str) -> None:
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript(text)
+    message = caught.value.message
+    assert "…" in message
+    assert len(message) <= MAX_MESSAGE
+    assert max(len(token) for token in message.split()) <= MAX_TOKEN + 3  # quotes and …
+
+
+def test_a_message_escapes_control_characters() -> None:
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript("jump\x1b[2J\x07\n")
+    assert caught.value.message.isprintable()
+    assert "\\x1b" in caught.value.message

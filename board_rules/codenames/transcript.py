@@ -5,8 +5,10 @@
     clue 2
     touch C3
 
-`#` starts a comment and blank lines are skipped. Malformed text raises `TranscriptError` with the
-line number; whether an action is legal is for the rules to say when it is played.
+`#` starts a comment and blank lines are skipped. Lines end at `\n`, `\r\n` or `\r` only
+(`board_rules.text.split_lines`), so line numbers agree with `grep -n`. Malformed text raises
+`TranscriptError` with the line number and a one-line message; whether an action is legal is for
+the rules to say when it is played.
 """
 
 from __future__ import annotations
@@ -17,15 +19,17 @@ from board_rules.codenames.actions import Action, parse_action
 from board_rules.codenames.errors import CodenamesError
 from board_rules.codenames.key import Key
 from board_rules.codenames.state import Mode
+from board_rules.text import clip, split_lines
 
 
 class TranscriptError(CodenamesError, ValueError):
-    """A transcript line that cannot be read; `line` counts from 1."""
+    """A transcript line that cannot be read; `line` counts from 1, `message` is one line that
+    repeats no long token in full."""
 
     def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
         self.line = line
-        self.message = message
+        self.message = clip(message)
+        super().__init__(f"line {line}: {self.message}")
 
 
 @dataclass(frozen=True)
@@ -50,12 +54,12 @@ def parse_transcript(text: str) -> Transcript:
     key: Key | None = None
     mode: Mode | None = None
     actions: list[TranscriptAction] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         content = raw.split("#", 1)[0].strip()
         if not content:
             continue
-        verb, _, rest = content.partition(" ")
-        verb = verb.lower()
+        verb, *others = content.split(None, 1)
+        verb, rest = verb.lower(), "".join(others)
         try:
             if verb in ("key", "mode") and actions:
                 raise ValueError(f"{verb} must come before the first action")
