@@ -1,17 +1,33 @@
 """The `codenames-table` command and its subcommands.
 
 Each subcommand's module is imported only when it runs: start-up time matters on a Pi Zero 2 W.
+
+The command ends quietly, never with a traceback, when its reader goes away (`replay … | head`:
+exit 141, as a shell reports a program that SIGPIPE ended, with nothing printed) and when it is
+stopped (SIGINT or SIGTERM: one line on standard error, exit 130 or 143); the commands that run
+to an end, not a window or the service, turn both signals into an exception so that what they
+created, such as the temporary state folder of `sim --headless`, is removed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 
 EXIT_USAGE = 2
 """Exit code for bad input: a malformed transcript, script or config, or a missing device."""
+
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""Exit code when standard output was closed by its reader: what a shell shows for a program
+that SIGPIPE ended, so that `set -o pipefail` still tells that the output was cut short."""
 
 LANGUAGE_CHOICES = ("en", "es", "pt", "it")
 """The table's languages; `firmware.i18n.LANGUAGES` (checked by a test), written out here so
@@ -77,6 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
         "SPI LED key. Elsewhere, use `sim`.",
     )
     _add_table_options(run)
+    run.add_argument(
+        "--virtual",
+        nargs="?",
+        const="",
+        metavar="SCRIPT",
+        help="anywhere, on virtual hardware and the real clock, as the service (a demonstration,"
+        " the service test); SCRIPT is played once the table is up",
+    )
 
     selftest = commands.add_parser(
         "selftest",
@@ -128,9 +152,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Stopped(BaseException):
+    """SIGINT or SIGTERM, raised in the main thread so that `finally` blocks and context managers
+    clean up; a BaseException, like KeyboardInterrupt, so that no `except Exception` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
+    # A second signal must not cut the cleanup short.
+    for name in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(name, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+def _runs_to_an_end(args: argparse.Namespace) -> bool:
+    """Commands whose signals `main` handles; a window and the service have their own."""
+    if args.command in ("sim", "coda"):
+        return bool(args.headless)
+    return args.command in ("replay", "stats")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     args = build_parser().parse_args(argv)
+    previous = {}
+    if _runs_to_an_end(args) and threading.current_thread() is threading.main_thread():
+        previous = {
+            sig: signal.signal(sig, _raise_stopped) for sig in (signal.SIGINT, signal.SIGTERM)
+        }
+    try:
+        code = _dispatch(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
+        return code
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    except (KeyboardInterrupt, Stopped) as stop:
+        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
+        name = signal.Signals(signum).name
+        print(f"codenames-table {args.command}: stopped by {name}", file=sys.stderr)
+        return 128 + signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _discard_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush at exit does not
+    meet the closed pipe again and print a traceback after all."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         from firmware.replay import run_replay
 

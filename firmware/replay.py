@@ -1,7 +1,8 @@
 """`codenames-table replay`: play a transcript through the rules core and print the final state.
 
 A rejected action is listed and play goes on, as on the table. A transcript that cannot be read
-exits 2 with the line named, and prints nothing on standard output.
+(over 1 MiB, not UTF-8, malformed) exits 2 with the line named, and prints nothing on standard
+output.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import random
 import secrets
 import sys
+from pathlib import Path
 from typing import Any
 
 from board_rules.codenames import (
@@ -21,6 +23,7 @@ from board_rules.codenames import (
     parse_transcript,
 )
 from firmware.cli import EXIT_USAGE
+from firmware.text_input import TextInputError, display_name, read_text
 
 EXIT_REJECTED = 1
 """Exit code of `--strict` when the rules rejected an action."""
@@ -42,22 +45,14 @@ def replay_transcript(transcript: Transcript, seed: int | None = None) -> dict[s
     return {**game.state.to_dict(), "rejected": rejected}
 
 
-def run_replay(path: str, seed: int | None = None, strict: bool = False) -> int:
+def run_replay(path: str | Path, seed: int | None = None, strict: bool = False) -> int:
     """Run the `replay` subcommand; returns the exit code."""
-    name = "<stdin>" if path == "-" else path
+    name = display_name(path)
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"codenames-table replay: cannot read {name}: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        transcript = parse_transcript(text)
-    except TranscriptError as error:
-        print(f"codenames-table replay: {name}:{error.line}: {error.message}", file=sys.stderr)
+        transcript = parse_transcript(read_text(path))
+    except (TextInputError, TranscriptError) as error:
+        where = name if error.line is None else f"{name}:{error.line}"
+        print(f"codenames-table replay: {where}: {error.message}", file=sys.stderr)
         return EXIT_USAGE
     result = replay_transcript(transcript, seed)
     print(json.dumps(result, ensure_ascii=False))

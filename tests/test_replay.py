@@ -1,5 +1,6 @@
 """`codenames-table replay`: a transcript in, the final state as one JSON object out."""
 
+import io
 import json
 import subprocess
 import sys
@@ -7,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import main
+from firmware.cli import EXIT_BROKEN_PIPE, main
+from firmware.text_input import MAX_BYTES
 
 from .rules_helpers import KEY_TEXT
 
@@ -110,3 +112,83 @@ def test_the_readme_worked_example_is_what_replay_prints(tmp_path: Path) -> None
     result = replay(tmp_path, transcript)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == json.loads(printed)
+
+
+# --- reading the input: size, encoding, standard input, a closed pipe ---
+
+
+def replay_in_process(
+    capsys: pytest.CaptureFixture[str], source: str | Path, *options: str
+) -> tuple[int, str, str]:
+    code = main(["replay", str(source), *options])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def feed_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_a_byte_order_mark_is_accepted_from_a_file_and_from_standard_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = f"\ufeffkey {KEY_TEXT}\nclue 1\ntouch A1\n".encode()
+    path = tmp_path / "bom.txt"
+    path.write_bytes(data)
+    code, out, err = replay_in_process(capsys, path)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["covered"] == {"A1": "red"}
+    feed_stdin(monkeypatch, data)
+    assert replay_in_process(capsys, "-") == (0, out, "")
+
+
+def test_bytes_that_are_not_utf8_name_their_line_in_a_file_and_on_standard_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = b"clue 1\r\n# caf\xe9\ntouch A1\n"
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(data)
+    code, out, err = replay_in_process(capsys, path)
+    assert (code, out) == (2, "")
+    assert err == f"codenames-table replay: {path}:2: not UTF-8 text (byte 0xe9)\n"
+    feed_stdin(monkeypatch, data)
+    code, out, err = replay_in_process(capsys, "-")
+    assert (code, out, err) == (
+        2,
+        "",
+        "codenames-table replay: <stdin>:2: not UTF-8 text (byte 0xe9)\n",
+    )
+
+
+def test_an_endless_file_is_read_no_further_than_the_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = replay_in_process(capsys, "/dev/zero")
+    assert (code, out) == (2, "")
+    assert err == "codenames-table replay: /dev/zero: larger than 1 MiB, the most read\n"
+
+
+def test_a_file_just_at_the_limit_is_read_and_one_byte_more_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "big.txt"
+    head = b"clue 1\n"
+    path.write_bytes(head + b"#" * (MAX_BYTES - len(head)))
+    code, out, _ = replay_in_process(capsys, path)
+    assert code == 0
+    assert json.loads(out)["clue"] == 1
+    path.write_bytes(path.read_bytes() + b"#")
+    assert replay_in_process(capsys, path)[0] == 2
+
+
+def test_a_reader_that_goes_away_ends_replay_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(f"key {KEY_TEXT}\nclue 1\n", encoding="utf-8")
+    command = [sys.executable, "-m", "firmware.cli", "replay", str(path)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        # Closed before the interpreter has even started: its first write meets the closed pipe.
+        process.stdout.close()
+        err = process.stderr.read()
+    assert process.returncode == EXIT_BROKEN_PIPE == 141
+    assert err == b""
