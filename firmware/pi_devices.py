@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.clock import Clock
 from firmware.config import TableConfig
@@ -75,9 +76,30 @@ def open_console(
     )
 
 
+def open_pi_console(
+    config: TableConfig, clock: Clock, events: queue.Queue[Any], pin_factory: Factory | None = None
+) -> Console:
+    """The console on the Pi's GPIO (or on `pin_factory`), or its virtual twin on mock pins
+    when that fails to open: the game on the table goes on, shown on the OLED and the LED key,
+    though no switch can be pressed until the fault is fixed and the table restarted."""
+    try:
+        return open_console(config, clock, events, pin_factory)
+    except Exception as error:
+        # Each pin library fails its own way (gpiozero's errors, lgpio's, an OSError of the
+        # GPIO chip): whatever it is, the console is the device that failed to open.
+        log.error(
+            "console not available, going on with a virtual one that nothing can press: %s: %s",
+            type(error).__name__,
+            error,
+        )
+        # PWM-capable mock pins, so that a configured buzzer opens on them too.
+        twin = MockFactory(pin_class=MockPWMPin)
+        return open_console(config, clock, events, pin_factory=twin)
+
+
 def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any]) -> PiDevices:
     """Open the console (input events go to `events`), the OLED and the LED key."""
-    console = open_console(config, clock, events)
+    console = open_pi_console(config, clock, events)
     try:
         oled = Oled(clock, config=config.oled)
         lights = LedKey(_open_strip(config), config.led_layout, config.led_style)

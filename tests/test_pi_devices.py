@@ -1,0 +1,77 @@
+"""A console whose GPIO fails to open is replaced by its virtual twin, and the game goes on.
+
+The failures are gpiozero's own, on its mock pins: a pin another device holds, a buzzer on pins
+that cannot do PWM.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from dataclasses import replace
+
+import pytest
+from gpiozero import DigitalInputDevice
+from gpiozero.exc import GPIOPinInUse
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from firmware.clock import VirtualClock
+from firmware.config import TableConfig
+from firmware.console import Console
+from firmware.pi_devices import open_pi_console
+
+CONFIG = TableConfig()
+
+
+def console_pins(config: TableConfig) -> list[int]:
+    pins = config.pins
+    wired = [*pins.matrix_rows, *pins.matrix_columns, pins.encoder_a, pins.encoder_b]
+    return [*wired, pins.encoder_push, *([] if pins.buzzer is None else [pins.buzzer])]
+
+
+def assert_all_free(factory: MockFactory, pins: list[int]) -> None:
+    """No device of ours holds any of `pins` on `factory`."""
+    for pin in pins:
+        DigitalInputDevice(pin, pin_factory=factory).close()
+
+
+def test_a_console_that_opens_is_on_the_pins_it_was_given() -> None:
+    factory = MockFactory(pin_class=MockPWMPin)
+    with open_pi_console(CONFIG, VirtualClock(), queue.Queue(), factory) as console:
+        assert console.has_buzzer
+        with pytest.raises(GPIOPinInUse):
+            DigitalInputDevice(CONFIG.pins.encoder_push, pin_factory=factory)
+
+
+def test_a_console_pin_held_by_another_device_gives_a_virtual_console_and_a_log_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    factory = MockFactory(pin_class=MockPWMPin)
+    held = CONFIG.pins.matrix_columns[2]
+    other = DigitalInputDevice(held, pin_factory=factory)
+    events: queue.Queue[object] = queue.Queue()
+    with caplog.at_level(logging.ERROR, logger="firmware.pi_devices"):
+        console = open_pi_console(CONFIG, VirtualClock(), events, factory)
+    with console:
+        assert isinstance(console, Console)
+        assert console.has_buzzer
+        console.beep()  # the twin has a buzzer too, which nobody hears
+        # The twin is on pins of its own: every console pin on the Pi's side is free again.
+        assert_all_free(factory, [pin for pin in console_pins(CONFIG) if pin != held])
+    other.close()
+    [record] = caplog.records
+    assert record.getMessage().startswith(
+        "console not available, going on with a virtual one that nothing can press: GPIOPinInUse:"
+    )
+    assert events.empty()
+
+
+def test_a_buzzer_on_pins_without_pwm_gives_a_virtual_console_with_its_buzzer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    factory = MockFactory()  # plain mock pins: no PWM for the buzzer
+    config = replace(CONFIG, pins=replace(CONFIG.pins, buzzer=12))  # wherever the default is
+    with open_pi_console(config, VirtualClock(), queue.Queue(), factory) as console:
+        assert console.has_buzzer
+        assert_all_free(factory, console_pins(config))
+    assert "PinPWMUnsupported" in caplog.text
