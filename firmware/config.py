@@ -1,13 +1,17 @@
 """The table's configuration file (TOML): pins, LED key, OLED, inputs, defaults of the menu.
 
 `/etc/codenames-table/config.toml` on the Pi, or `--config PATH`. Every key is optional and has
-the default that `config.example.toml` documents. An unknown key, a wrong type or a pin clash
-raises `ConfigError` naming the key, and the command exits 2: the table never starts
-half-configured.
+the default that `config.example.toml` documents. An unknown key, a wrong type, a value out of its
+range or a pin clash raises `ConfigError` naming the key (and the range), and the command exits 2:
+the table never starts half-configured. Every number is bounded here, where it is read, so that
+no value (`inf`, `1e300`, `1e-9`) reaches a timer or a loop that it would break or hang. The file
+is read as `firmware.text_input` reads every text: at most 1 MiB, UTF-8 with or without a
+byte-order mark.
 """
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -15,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from board_rules.codenames import Mode
+from board_rules.text import clip
 from firmware.i18n import LANGUAGES
 from firmware.led_layout import LedConfigError, LedLayout
 from firmware.led_pattern import LedStyle
@@ -27,13 +32,19 @@ from firmware.pinout import (
     parse_pin_map,
 )
 from firmware.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
+from firmware.text_input import TextInputError, read_text
 
 DEFAULT_PATH: Final = Path("/etc/codenames-table/config.toml")
 DEFAULT_STATE_DIR: Final = Path("/var/lib/codenames-table")
 
 
 class ConfigError(ValueError):
-    """A config file that cannot be used; the message names the file and the key."""
+    """A config file that cannot be used; the message is one line naming the file and the key."""
+
+
+def _error(source: str, detail: str) -> ConfigError:
+    # The source is a path given by the user and shown whole; the rest may quote the file.
+    return ConfigError(f"{source}: {clip(detail)}")
 
 
 @dataclass(frozen=True)
@@ -69,12 +80,19 @@ def load_config(path: Path | None) -> TableConfig:
     if path is None:
         return TableConfig()
     try:
-        with path.open("rb") as file:
-            data = tomllib.load(file)
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from error
+        text = read_text(path)
+    except TextInputError as error:
+        where = str(path) if error.line is None else f"{path}:{error.line}"
+        raise _error(where, error.message) from error
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise _error(str(path), "not valid TOML: nested too deeply") from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+        raise _error(str(path), f"not valid TOML: {error}") from error
+    except ValueError as error:  # Python's limit on converting decimal digits to an integer
+        limit = sys.get_int_max_str_digits()
+        raise _error(str(path), f"not valid TOML: a number of more than {limit} digits") from error
     return parse_config(data, str(path))
 
 
@@ -85,8 +103,18 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _positive(value: Any) -> bool:
-    return _number(value) and value > 0
+def _within(low: float, high: float) -> _Check:
+    # Written as one chained comparison, so that nan (never in range) is refused too.
+    return lambda value: _number(value) and low <= value <= high
+
+
+MAX_PATH = 4096
+"""Longest state_dir, in characters (Linux's PATH_MAX)."""
+
+SLEEP_AFTER_S = (10, 86_400)
+SHIFT_EVERY_S = (10, 86_400)
+DEBOUNCE_MS = (0, 500)
+STUCK_AFTER_S = (0.5, 3_600)
 
 
 _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
@@ -101,17 +129,24 @@ _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
         f"one of {', '.join(map(str, TIMER_CHOICES))} (0 is off)",
     ),
     "strict": (lambda v: isinstance(v, bool), "true or false"),
-    "sleep_after_s": (_positive, "a number of seconds above 0"),
-    "state_dir": (lambda v: isinstance(v, str) and bool(v), "a directory path"),
+    "sleep_after_s": (_within(*SLEEP_AFTER_S), "seconds from {} to {}".format(*SLEEP_AFTER_S)),
+    "state_dir": (
+        # NUL cannot be in a path, and a control character in one is always a typo.
+        lambda v: isinstance(v, str) and 0 < len(v) <= MAX_PATH and v.isprintable(),
+        f"a directory path of 1 to {MAX_PATH} printable characters",
+    ),
 }
 _INPUT_KEYS: dict[str, tuple[_Check, str]] = {
-    "debounce_ms": (lambda v: _number(v) and 0 <= v <= 500, "milliseconds from 0 to 500"),
-    "stuck_after_s": (_positive, "a number of seconds above 0"),
+    "debounce_ms": (_within(*DEBOUNCE_MS), "milliseconds from {} to {}".format(*DEBOUNCE_MS)),
+    "stuck_after_s": (_within(*STUCK_AFTER_S), "seconds from {} to {}".format(*STUCK_AFTER_S)),
 }
 _OLED_KEYS: dict[str, tuple[_Check, str]] = {
     "contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
     "dim_contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
-    "shift_every_s": (lambda v: v == 0 or _positive(v), "seconds; 0 turns the shift off"),
+    "shift_every_s": (
+        lambda v: (_number(v) and v == 0) or _within(*SHIFT_EVERY_S)(v),
+        "0 (off) or seconds from {} to {}".format(*SHIFT_EVERY_S),
+    ),
     "rotate_180": (lambda v: isinstance(v, bool), "true or false"),
 }
 _SECTIONS = ("table", "input", "pins", "led", "oled")
@@ -121,7 +156,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     """Check a config table as `tomllib` reads it and build the `TableConfig`."""
     for name in data:
         if name not in _SECTIONS:
-            raise ConfigError(f"{source}: {name}: unknown section (known: {', '.join(_SECTIONS)})")
+            raise _error(source, f"{name}: unknown section (known: {', '.join(_SECTIONS)})")
     config = TableConfig()
     table = _checked(data, "table", _TABLE_KEYS, source)
     settings = config.settings
@@ -136,7 +171,8 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         try:
             pins = parse_pin_map(_over_default_pins(data["pins"]), source, key_prefix="pins.")
         except PinMapError as error:
-            raise ConfigError(str(error)) from error
+            detail = ": ".join(part for part in (error.key, error.problem) if part)
+            raise _error(source, detail) from error
         config = replace(config, pins=pins)
     layout, style = _led(data.get("led", {}), source)
     shift = oled.pop("shift_every_s", OledConfig.shift_every)
@@ -174,32 +210,40 @@ def _checked(
 ) -> dict[str, Any]:
     table = data.get(section, {})
     if not isinstance(table, Mapping):
-        raise ConfigError(f"{source}: {section}: expected a table")
+        raise _error(source, f"{section}: expected a table")
     for name, value in table.items():
         if name not in keys:
             known = ", ".join(keys)
-            raise ConfigError(f"{source}: {section}.{name}: unknown key (known: {known})")
+            raise _error(source, f"{section}.{name}: unknown key (known: {known})")
         check, expected = keys[name]
         if not check(value):
-            raise ConfigError(f"{source}: {section}.{name}: expected {expected}, got {value!r}")
+            raise _error(source, f"{section}.{name}: expected {expected}, got {_shown(value)}")
     return dict(table)
+
+
+def _shown(value: Any) -> str:
+    """`value` as a message quotes it (`clip` then cuts it to fit one line)."""
+    try:
+        return repr(value)
+    except (RecursionError, ValueError):  # nested too deep, an integer too long to print
+        return "a value too large to show"
 
 
 def _led(data: Any, source: str) -> tuple[LedLayout, LedStyle]:
     if not isinstance(data, Mapping):
-        raise ConfigError(f"{source}: led: expected a table")
+        raise _error(source, "led: expected a table")
     for name in data:
         if name not in ("layout", "style"):
-            raise ConfigError(f"{source}: led.{name}: unknown key (known: layout, style)")
+            raise _error(source, f"led.{name}: unknown key (known: layout, style)")
     if isinstance(data.get("style"), Mapping) and "brightness" in data["style"]:
-        raise ConfigError(f"{source}: led.style.brightness: set [table] brightness (1-5) instead")
+        raise _error(source, "led.style.brightness: set [table] brightness (1-5) instead")
     parts: dict[str, Any] = {}
     for part, reader in (("layout", LedLayout.from_mapping), ("style", LedStyle.from_mapping)):
         table = data.get(part, {})
         if not isinstance(table, Mapping):
-            raise ConfigError(f"{source}: led.{part}: expected a table")
+            raise _error(source, f"led.{part}: expected a table")
         try:
             parts[part] = reader(table)
         except LedConfigError as error:
-            raise ConfigError(f"{source}: led.{part}.{error}") from error
+            raise _error(source, f"led.{part}.{error}") from error
     return parts["layout"], parts["style"]

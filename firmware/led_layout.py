@@ -41,6 +41,10 @@ EDGES = 4
 ROTATIONS = (0, 90, 180, 270)
 """The rotations a board can be mounted at, clockwise, in degrees."""
 
+MAX_OFFSET = 100
+"""Most dark pixels before the key: a level shifter needs one; a chain of millions would only
+stall every frame."""
+
 
 class LedError(Exception):
     """Root of every error raised by the LED key."""
@@ -108,8 +112,10 @@ class LedLayout:
             raise LedConfigError(
                 "rotation", f"must be 0, 90, 180 or 270 (degrees clockwise), not {self.rotation!r}"
             )
-        if not _is_int(self.offset) or self.offset < 0:
-            raise LedConfigError("offset", f"must be a whole number ≥ 0, not {self.offset!r}")
+        if not _is_int(self.offset) or not 0 <= self.offset <= MAX_OFFSET:
+            raise LedConfigError(
+                "offset", f"must be a whole number from 0 to {MAX_OFFSET}, not {self.offset!r}"
+            )
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, object]) -> LedLayout:
@@ -177,6 +183,7 @@ def _is_int(value: object) -> bool:
 __all__ = [
     "CELLS",
     "EDGES",
+    "MAX_OFFSET",
     "ROTATIONS",
     "LedConfigError",
     "LedError",

@@ -103,8 +103,9 @@ class OledConfig:
         for name in ("contrast", "dim_contrast"):
             if not 0 <= getattr(self, name) <= 0xFF:
                 raise ValueError(f"OLED {name} must be within 0 and 255")
-        if self.shift_every is not None and self.shift_every <= 0:
-            raise ValueError("OLED shift_every must be positive or None")
+        # Chained, so that nan is refused too: inf or nan would break the clock's timer.
+        if self.shift_every is not None and not 0 < self.shift_every <= 86_400:
+            raise ValueError("OLED shift_every must be None or above 0 up to 86400 seconds")
         if not self.shift_offsets or any(
             abs(dx) > _MAX_SHIFT or abs(dy) > _MAX_SHIFT for dx, dy in self.shift_offsets
         ):

@@ -99,3 +99,115 @@ def test_a_pins_table_changes_only_the_keys_it_names() -> None:
 def test_a_partial_pins_table_is_checked_as_a_whole() -> None:
     with pytest.raises(ConfigError, match=r"pins\.encoder\.a.*17|17.*pins\.encoder\.a"):
         parse_config({"pins": {"encoder": {"a": 17}}}, "test.toml")  # 17 is a matrix column
+
+
+# --- bounds: every number has a range, named with its key ---
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value", "bound"),
+    [
+        ("table", "sleep_after_s", "inf", "seconds from 10 to 86400, got inf"),
+        ("table", "sleep_after_s", "1e300", "seconds from 10 to 86400, got 1e+300"),
+        ("table", "sleep_after_s", "nan", "seconds from 10 to 86400, got nan"),
+        ("table", "sleep_after_s", "0.001", "seconds from 10 to 86400"),
+        ("oled", "shift_every_s", "inf", "0 (off) or seconds from 10 to 86400, got inf"),
+        ("oled", "shift_every_s", "1e-9", "0 (off) or seconds from 10 to 86400, got 1e-09"),
+        ("oled", "shift_every_s", "false", "0 (off) or seconds"),
+        ("input", "debounce_ms", "nan", "milliseconds from 0 to 500, got nan"),
+        ("input", "debounce_ms", "9" * 4000, "milliseconds from 0 to 500, got 9999"),
+        ("input", "stuck_after_s", "inf", "seconds from 0.5 to 3600, got inf"),
+        ("input", "stuck_after_s", "0.1", "seconds from 0.5 to 3600"),
+        ("led.layout", "offset", "10000000", "from 0 to 100, not 10000000"),
+    ],
+)
+def test_a_number_out_of_its_range_is_refused_with_the_range(
+    tmp_path: Path, section: str, key: str, value: str, bound: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f"[{section}]\n{key} = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: {section}.{key}: ")
+    assert bound in message
+    assert "\n" not in message and len(message) < len(str(path)) + 200
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value"),
+    [
+        ("table", "sleep_after_s", "10"),
+        ("table", "sleep_after_s", "86400"),
+        ("oled", "shift_every_s", "0"),
+        ("oled", "shift_every_s", "10.0"),
+        ("input", "stuck_after_s", "0.5"),
+        ("led.layout", "offset", "100"),
+    ],
+)
+def test_the_ends_of_each_range_are_accepted(
+    tmp_path: Path, section: str, key: str, value: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f"[{section}]\n{key} = {value}\n", encoding="utf-8")
+    load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ('"a\\u0000b"', r"got 'a\x00b'"),
+        ('"a\\nb"', r"got 'a\nb'"),
+        ('""', "got ''"),
+        (f'"/{"d" * 5000}"', "…"),
+    ],
+)
+def test_a_state_dir_that_is_no_path_is_refused(tmp_path: Path, value: str, shown: str) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f"[table]\nstate_dir = {value}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"table\.state_dir: expected a directory path") as caught:
+        load_config(path)
+    assert shown in str(caught.value)
+    assert str(caught.value).isprintable()
+
+
+# --- the file itself: size, encoding, depth ---
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"\xff", ":1: not UTF-8 text (byte 0xff)"),
+        (b"[table]\r\nlanguage = 'it'\n# \xe9t\xe9\n", ":3: not UTF-8 text (byte 0xe9)"),
+        (b"[table]\nsleep_after_s = " + b"9" * 5000, ": not valid TOML: a number of more than"),
+        (b"a = " + b"[" * 20_000 + b"]" * 20_000, ": not valid TOML: nested too deeply"),
+        (b"[table]\nmode = '" + b"x" * 5_000_000 + b"'\n", ": larger than 1 MiB, the most read"),
+    ],
+)
+def test_a_file_that_cannot_be_read_exits_with_one_line(
+    tmp_path: Path, content: bytes, problem: str
+) -> None:
+    path = tmp_path / "c.toml"
+    path.write_bytes(content)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert str(caught.value).startswith(f"{path}{problem}")
+    assert "\n" not in str(caught.value)
+
+
+def test_an_endless_config_is_read_no_further_than_the_limit() -> None:
+    with pytest.raises(ConfigError, match=r"^/dev/zero: larger than 1 MiB, the most read$"):
+        load_config(Path("/dev/zero"))
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_bytes(b"\xef\xbb\xbf[table]\nlanguage = 'pt'\n")
+    assert load_config(path).settings.language == "pt"
+
+
+def test_a_long_unknown_key_is_cut_in_the_message() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"table": {"k" * 100_000: 1}}, "test.toml")
+    assert str(caught.value).startswith("test.toml: table." + "k" * 20)
+    assert len(str(caught.value)) < 200
