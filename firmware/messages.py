@@ -22,6 +22,7 @@ from firmware.events import (
     PadStuck,
 )
 from firmware.i18n import N_
+from firmware.store_faults import SaveFault
 
 CLUE_TITLES = {Team.RED: N_("Red spymaster"), Team.BLUE: N_("Blue spymaster")}
 GUESS_TITLES = {Team.RED: N_("Red team guesses"), Team.BLUE: N_("Blue team guesses")}
@@ -51,6 +52,15 @@ REASONS = {
     Reason.GAME_OVER: N_("The game is over"),
     Reason.NOTHING_TO_UNDO: N_("Nothing to undo"),
 }
+
+NOT_SAVING = {
+    SaveFault.FULL: N_("Not saving: disk full"),
+    SaveFault.LOCKED: N_("Not saving: locked"),
+    SaveFault.READ_ONLY: N_("Not saving: read-only"),
+    SaveFault.NO_PERMISSION: N_("Not saving: no access"),
+    SaveFault.IO_ERROR: N_("Not saving: I/O error"),
+}
+"""The footer while actions cannot be written, with the reason (the journal has the detail)."""
 
 RANK_LINES = {
     "narrow-escape": N_("Made it, just!"),
@@ -83,7 +93,6 @@ PRESS_ONE = N_("Press one card only")
 TIME_UP = N_("Time is up!")
 TIMER_PAUSED = N_("Timer paused")
 TIMER_OFF = N_("The timer is off")
-NOT_SAVING = N_("Not saving!")
 PAD_TEST = N_("Pad test")
 PRESS_ANY_PAD = N_("Press pads and buttons")
 HOLD_PUSH_TO_EXIT = N_("Hold push: exit")

@@ -11,6 +11,7 @@ from gettext import GNUTranslations
 
 from board_rules.codenames import ClueNumber, EndReason, GameState, Mode, Phase, Team
 from firmware import messages as m
+from firmware.store_faults import SaveFault
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ class TableView:
     """A short message shown for a moment in place of the body (a result, a rejection)."""
     timer_left: float | None = None
     """The fraction of the sand timer left, while it runs."""
-    saving: bool = True
+    not_saving: SaveFault | None = None
+    """Why actions are not being written, while they are not."""
     menu: MenuView | None = None
     pad_test: str | None = None
     """In the pad test: the last input seen ("" before the first)."""
@@ -73,8 +75,8 @@ def compose(view: TableView, catalog: GNUTranslations) -> Screen:
         return _menu_screen(view.menu)
     state = view.state
     footer = _footer(state, catalog)
-    if not view.saving:
-        footer = _(m.NOT_SAVING)
+    if view.not_saving is not None:
+        footer = _(m.NOT_SAVING[view.not_saving])
     title, lines, big = _phase_body(state, view.selector, catalog)
     if view.notice:
         lines, big = view.notice[:3], None

@@ -3,7 +3,9 @@
 Driver callbacks and clock timers only `post` events; `run_pending` (headless, tests) or
 `run_forever` (the Pi) hands them one at a time to `handle`, on the game thread. Each accepted
 action is saved first, then shown on the LED key, then on the OLED (whose worker draws the
-latest screen without holding up the loop).
+latest screen without holding up the loop). When the disk refuses (full, locked, read-only…) play
+goes on: the OLED says why it is not saving, writing is retried on a back-off, and what was
+missed is written in order once the disk takes it.
 
 What the controls do depends on the phase (see README): card pads guess or cover, the encoder
 chooses and announces the clue number, DONE stops guessing, held PENALTY calls an invalid clue,
@@ -65,6 +67,7 @@ from firmware.sand_timer import SandTimer
 from firmware.screens import Screen, TableView, compose
 from firmware.settings import TableSettings
 from firmware.store import GameStore, StoreError, TimedAction
+from firmware.store_faults import SaveFault
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,9 @@ BRIGHTNESS_STEPS = {1: 40, 2: 80, 3: 130, 4: 190, 5: 255}
 """LED brightness (1–255) for each menu level."""
 SLEEP_DIM = 0.15
 """Share of its level the LED key keeps while the table sleeps."""
+RETRY_FIRST_S = 1.0
+RETRY_LONGEST_S = 30.0
+"""Writing is tried again this long after a failure, doubling up to the longest."""
 
 
 class KeyLights(Protocol):
@@ -131,6 +137,17 @@ class _Tick:
 TableEvent = InputEvent | _Tick
 
 
+@dataclass
+class _Recorded:
+    """A game and its accepted actions, with its id in the store once its row is written."""
+
+    game: Game
+    log: list[TimedAction]
+    started_at: float
+    """Wall-clock time the game began, for a row written late."""
+    game_id: int | None = None
+
+
 class Table:
     """The game, its settings and the feedback of one table."""
 
@@ -180,38 +197,45 @@ class Table:
         self._asleep = False
         self._waking_button: ConsoleButton | None = None
         self._last_input = clock.monotonic()
-        self._saving = store.available
+        self._fault: SaveFault | None = store.fault
+        """Why accepted actions are not being written, while they are not."""
+        self._backlog: list[_Recorded] = []
+        """Games left (NEW) while the disk failed, to write before the game in play."""
+        self._unsaved_settings: dict[str, object] = {}
+        self._retry_s = RETRY_FIRST_S
+        self._retry_due: float | None = None
         self._led_due: float | None = None
         """When the LED key's blinking next changes the picture."""
         self._first_key = first_key
-        self._game, self._game_id, self._log = self._resume()
+        self._current = self._resume()
+        if self._fault is not None:
+            self._retry_later()
         self._sleep_check = 0.0
         self._schedule_sleep_check(self._last_input + self._timing.sleep_after_s)
         self._refresh(led=True)
 
     # Start and new games
 
-    def _resume(self) -> tuple[Game, int | None, list[TimedAction]]:
+    def _resume(self) -> _Recorded:
         # A damaged database must not keep the table from starting: a new game begins instead.
         try:
             saved = self._store.latest_game()
             if saved is not None:
-                return saved.replay(), saved.game_id, list(saved.actions)
+                started = saved.actions[0].at if saved.actions else self._wall_clock()
+                return _Recorded(saved.replay(), list(saved.actions), started, saved.game_id)
         except (StoreError, IllegalActionError) as error:
             log.error("the last game cannot be resumed, starting anew: %s", error)
         return self._new_game()
 
-    def _new_game(self) -> tuple[Game, int | None, list[TimedAction]]:
+    def _new_game(self) -> _Recorded:
         # A scripted run may fix the first key; every later game draws its own.
         key, self._first_key = self._first_key or generate_key(self._rng), None
-        game = Game(key, self.settings.mode)
-        try:
-            game_id: int | None = self._store.start_game(game.key, game.mode)
-            self._saving = True
-        except StoreError as error:
-            self._saving_failed(error)
-            game_id = None
-        return game, game_id, []
+        current = _Recorded(Game(key, self.settings.mode), [], self._wall_clock())
+        if self._fault is None:
+            # Written at once so that a restart resumes it; behind a failing disk, the game
+            # waits its turn after the games left unsaved.
+            self._save(current)
+        return current
 
     # The loop
 
@@ -249,17 +273,22 @@ class Table:
     @property
     def game(self) -> Game:
         """The game in play."""
-        return self._game
+        return self._current.game
 
     @property
     def state(self) -> GameState:
         """The state of the game in play."""
-        return self._game.state
+        return self._current.game.state
 
     @property
     def saving(self) -> bool:
         """False while actions cannot be written to disk."""
-        return self._saving
+        return self._fault is None
+
+    @property
+    def not_saving(self) -> SaveFault | None:
+        """Why actions are not being written, while they are not."""
+        return self._fault
 
     @property
     def asleep(self) -> bool:
@@ -331,7 +360,9 @@ class Table:
         if button is ConsoleButton.UNDO:
             return self._play(Undo(), now)
         if button is ConsoleButton.NEW:
-            self._game, self._game_id, self._log = self._new_game()
+            if self._fault is not None:
+                self._backlog.append(self._current)
+            self._current = self._new_game()
             self._selector = FIRST_SELECTOR
             self._timer = None
             self._show_notice(now, m.NEW_GAME)
@@ -343,12 +374,12 @@ class Table:
     def _play(self, action: Action, now: float) -> bool:
         before = self.state
         try:
-            after = self._game.play(action)
+            after = self._current.game.play(action)
         except IllegalActionError as error:
             self.rejections.append(Rejection(action, error.reason))
             self._show_notice(now, m.REASONS[error.reason])
             return False
-        self._log.append(TimedAction(action, self._wall_clock()))
+        self._current.log.append(TimedAction(action, self._wall_clock()))
         self._save()
         self._selector = FIRST_SELECTOR
         if after.turn is not before.turn or after.is_over:
@@ -365,22 +396,59 @@ class Table:
             self._notice = ()
         return True
 
-    def _save(self) -> None:
+    # Saving
+
+    def _save(self, current: _Recorded | None = None) -> None:
+        """Write all the disk has not got yet, oldest first: the games left while it failed,
+        the menu settings, then the game in play (`current` before it is in play)."""
         try:
-            if self._game_id is None:
-                self._game_id = self._store.start_game(self._game.key, self._game.mode)
-            self._store.save(self._game_id, self._game, self._log)
+            while self._backlog:
+                self._record(self._backlog[0])
+                self._backlog.pop(0)
+            while self._unsaved_settings:
+                name, value = next(iter(self._unsaved_settings.items()))
+                self._store.save_setting(name, value)
+                del self._unsaved_settings[name]
+            self._record(self._current if current is None else current)
         except StoreError as error:
             self._saving_failed(error)
             return
-        if not self._saving:
-            log.warning("saving works again")
-        self._saving = True
+        if self._fault is not None:
+            log.warning("saving works again: every action missed is written")
+        self._fault = None
+        self._retry_s = RETRY_FIRST_S
+        self._retry_due = None
+
+    def _record(self, recorded: _Recorded) -> None:
+        if recorded.game_id is None:
+            game = recorded.game
+            recorded.game_id = self._store.start_game(game.key, game.mode, recorded.started_at)
+        self._store.save(recorded.game_id, recorded.game, recorded.log)
 
     def _saving_failed(self, error: StoreError) -> None:
-        if self._saving:
-            log.error("cannot save the game, playing on in memory: %s", error)
-        self._saving = False
+        if self._fault is not error.fault:
+            log.error("not saving (%s), playing on in memory: %s", error.fault.value, error)
+        self._fault = error.fault
+        self._retry_later()
+
+    def _retry_later(self) -> None:
+        # One pending retry at a time; each failure waits longer, up to RETRY_LONGEST_S.
+        now = self._clock.monotonic()
+        if self._retry_due is not None and self._retry_due > now:
+            return
+        self._retry_due = now + self._retry_s
+        self._schedule(self._retry_s)
+        self._retry_s = min(self._retry_s * 2, RETRY_LONGEST_S)
+
+    def _retry_saving(self) -> None:
+        self._retry_due = None
+        fresh_starts = self._store.fresh_starts
+        self._store.recover()
+        if self._store.fresh_starts != fresh_starts:
+            # A damaged database was replaced: every game in memory is written anew.
+            for recorded in (*self._backlog, self._current):
+                recorded.game_id = None
+        self._save()
 
     def _turn_selector(self, steps: int) -> None:
         index = SELECTOR_VALUES.index(self._selector) + steps
@@ -456,11 +524,9 @@ class Table:
         }
         self.settings = settings
         self._apply_brightness()
-        for name, value in changed.items():
-            try:
-                self._store.save_setting(name, value)
-            except StoreError as error:
-                self._saving_failed(error)
+        if changed:
+            self._unsaved_settings.update(changed)
+            self._save()
 
     def _apply_brightness(self) -> None:
         brightness = BRIGHTNESS_STEPS[self.settings.brightness]
@@ -511,6 +577,8 @@ class Table:
 
     def _on_tick(self, now: float) -> None:
         led = self._led_due is not None and now >= self._led_due
+        if self._retry_due is not None and now >= self._retry_due:
+            self._retry_saving()
         if self._timer is not None and self._timer.running and now >= self._timer_due:
             if self._timer.left(now) <= 0:
                 led = self._timer_ran_out(now) or led
@@ -570,7 +638,7 @@ class Table:
             selector=self._selector,
             notice=self._notice,
             timer_left=timer,
-            saving=self._saving,
+            not_saving=self._fault,
             menu=menu,
             pad_test=self._pad_test,
         )

@@ -117,7 +117,7 @@ def test_a_corrupt_database_is_moved_aside_with_its_wal_and_shm(tmp_path: Path) 
         assert moved == tmp_path / f"{DATABASE_NAME}.broken-19700101T000000.250000Z"
         assert moved.read_bytes().startswith(b"this is not")
         assert Path(f"{moved}-wal").read_bytes() == b"the wal"
-        assert Path(f"{moved}-shm").exists()  # an index SQLite rebuilds: it moves, whatever it holds
+        assert Path(f"{moved}-shm").exists()  # an index SQLite rebuilds: it moves as it is
         assert not list(tmp_path.glob("*.kept"))
         assert store.latest_game() is None
         store.start_game(KEY, Mode.STANDARD)

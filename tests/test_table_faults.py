@@ -1,16 +1,20 @@
 """Faults the table plays through: a lost OLED, a failing LED strip, a bad disk, a bad config."""
 
+import contextlib
 import random
+import sqlite3
 import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-from board_rules.codenames import Coord, Key
+from board_rules.codenames import Coord, Key, Mode
 from firmware.config import TableConfig
+from firmware.events import ConsoleButton
 from firmware.oled import OledConfig
 from firmware.oled_render import render_screen
 from firmware.store import DATABASE_NAME
+from firmware.store_faults import SaveFault
 from firmware.virtual_table import VirtualTable
 
 from .table_scripts import KEY_LINE
@@ -75,35 +79,90 @@ def test_a_failing_led_strip_never_stops_the_game_and_recovers(tmp_path: Path) -
         assert 0 < covered.r < uncovered.r
 
 
-def test_without_a_usable_state_directory_the_table_plays_on_in_memory(tmp_path: Path) -> None:
+def footer(vt: VirtualTable) -> str | None:
+    screen = vt.display.screen
+    assert screen is not None
+    return screen.footer
+
+
+def covered(state_dir: Path) -> dict[str, str]:
+    with table(state_dir) as vt:
+        result: dict[str, str] = vt.table.state.to_dict()["covered"]
+        return result
+
+
+def test_without_a_usable_state_directory_the_table_plays_on_and_catches_up(
+    tmp_path: Path,
+) -> None:
     blocker = tmp_path / "state"
     blocker.write_text("not a directory")
     with table(blocker) as vt:
         assert not vt.table.saving
+        assert vt.table.not_saving is SaveFault.IO_ERROR
         announce(vt)
         vt.press_pad(Coord.parse("A1"))
         assert vt.table.state.guesses_made == 1
-        screen = vt.display.screen
-        assert screen is not None and screen.footer == "Not saving!"
+        assert footer(vt) == "Not saving: I/O error"
+        vt.push(hold_s=3.0)  # the menu: the mode for the next game, saved later too
+        vt.push()
+        vt.push(hold_s=3.0)
+        assert vt.table.settings.mode is Mode.COOP
+        blocker.unlink()
+        vt.wait(31.0)  # the longest back-off: no action is needed to catch up
+        assert vt.table.saving
+        assert footer(vt) == "Red 8 · Blue 8"
+    # The game row itself was never written before: it is now, with every action.
+    assert covered(blocker) == {"A1": "red"}
+    with table(blocker) as vt:
+        assert vt.table.settings.mode is Mode.COOP
 
 
-def test_a_disk_that_turns_read_only_mid_game_plays_on_and_catches_up(tmp_path: Path) -> None:
+def fill_up(conn: sqlite3.Connection) -> None:
+    """SQLite's own "database or disk is full", as a full SD card gives it: the database may
+    not grow, and filler rows take the room left in its pages."""
+    conn.execute(f"PRAGMA max_page_count={conn.execute('PRAGMA page_count').fetchone()[0]}")
+    with contextlib.suppress(sqlite3.OperationalError):
+        for n in range(10_000):
+            conn.execute("INSERT INTO actions VALUES (-1, ?, 'done', 0)", (n,))
+    with contextlib.suppress(sqlite3.OperationalError):
+        for n in range(10_000):
+            conn.execute("INSERT INTO settings VALUES (?, '0')", (f"filler{n}",))
+
+
+def free_up(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA max_page_count=1073741823")
+    conn.execute("DELETE FROM actions WHERE game_id = -1")
+    conn.execute("DELETE FROM settings WHERE name LIKE 'filler%'")
+
+
+def test_a_disk_full_mid_game_plays_on_and_catches_up_every_game_in_order(
+    tmp_path: Path,
+) -> None:
     with table(tmp_path) as vt:
         announce(vt)
         conn = vt.store._conn
         assert conn is not None
-        conn.execute("PRAGMA query_only = 1")  # SQLite's own "readonly database" from now on
+        fill_up(conn)
         vt.press_pad(Coord.parse("A1"))
-        assert vt.table.state.guesses_made == 1
-        assert not vt.table.saving
-        vt.wait(3.0)
-        screen = vt.display.screen
-        assert screen is not None and screen.footer == "Not saving!"
-        conn.execute("PRAGMA query_only = 0")
+        assert vt.table.not_saving is SaveFault.FULL
+        assert footer(vt) == "Not saving: disk full"
         vt.press_pad(Coord.parse("B1"))
+        first = vt.table.game
+        vt.press_button(ConsoleButton.NEW, hold_s=3.0)
+        announce(vt)
+        vt.press_pad(Coord.parse("C1"))
+        vt.wait(60.0)
+        assert not vt.table.saving  # still full: retried, and still shown
+        assert footer(vt) == "Not saving: disk full"
+        free_up(conn)
+        vt.wait(31.0)
         assert vt.table.saving
+        assert footer(vt) != "Not saving: disk full"
+        ids = vt.store.game_ids()
+        assert [vt.store.game(i).replay().state for i in ids[-2:]] == [first.state, vt.table.state]
+        last = vt.table.state
     with table(tmp_path) as vt:
-        assert vt.table.state.to_dict()["covered"] == {"A1": "red", "B1": "red"}
+        assert vt.table.state == last
 
 
 def test_a_corrupt_database_is_moved_aside_and_a_new_game_starts(tmp_path: Path) -> None:
