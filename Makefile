@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest bench translations clean install uninstall sim
+.PHONY: test lint typecheck pytest bench key-contrast translations clean install uninstall sim
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -30,6 +30,11 @@ pytest: $(STAMP)
 # standard output, the comparison with the budgets on standard error.
 bench: $(STAMP)
 	@$(PY) -m firmware.bench
+
+# The LED key's contrast: the hardest pair of cell states to tell apart at each brightness level,
+# in CIEDE2000 units, also as colour-blind spymasters see it; exits 1 when one is under 12.
+key-contrast: $(STAMP)
+	@$(PY) -m firmware.key_contrast
 
 # Recompile the gettext catalogs after editing a firmware/locale/*/LC_MESSAGES/table.po file.
 translations: $(STAMP)
