@@ -23,7 +23,10 @@ A healthy thread is either waiting for work (for as long as the table is idle) o
 piece of work for less than `stuck_after_s`. Each watched thread keeps a `Progress` mark: it
 says when it takes up a piece of work and when it goes back to waiting, and the mark records
 how the thread ended. `Liveness` samples the marks on its own (injected) clock: a piece of work
-it sees in hand for `stuck_after_s` is stuck, whatever the thread's own sense of time.
+it sees in hand for `stuck_after_s` is stuck, whatever the thread's own sense of time. Time the
+loop itself did not look is not held against a thread: after a gap between two samples longer
+than the bound (the whole process held up, say by a stalled SD card), every piece of work in
+hand is timed afresh, since the thread may not have had a chance to run either.
 """
 
 from __future__ import annotations
@@ -131,6 +134,7 @@ class Liveness:
         self._stuck_after_s = stuck_after_s
         self._monotonic = monotonic
         self._seen: dict[str, _Seen] = {}
+        self._last_look: float | None = None
         self._fault: str | None = None
 
     def fault(self) -> str | None:
@@ -138,6 +142,9 @@ class Liveness:
         watched thread is alive and either waiting or not stuck in one piece of work."""
         if self._fault is None:
             now = self._monotonic()
+            if self._last_look is not None and now - self._last_look > self._stuck_after_s:
+                self._seen.clear()
+            self._last_look = now
             for mark in self.marks:
                 found = self._check(mark, now)
                 if found is not None:

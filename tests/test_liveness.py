@@ -149,7 +149,7 @@ def assert_heartbeats_stopped(rig: Rig, why: str, after_s: float = 1.0) -> None:
         f"STATUS=failing, waiting for the watchdog to restart it: {why}".encode()
     ]
     for _ in range(5):
-        assert rig.beat(after_s=10.0) == []
+        assert rig.beat(after_s=STUCK_S * 2) == []
     assert rig.feed.stopped_for == why
 
 
@@ -165,13 +165,50 @@ def test_idle_threads_keep_the_heartbeats_coming_however_long_the_table_waits(
 
 
 def test_threads_that_keep_finishing_their_work_are_healthy(rig: Rig) -> None:
-    # Every beat is longer than the stuck bound, but each sees a new piece of work.
-    for n in range(20):
-        done = threading.Event()
-        rig.clock.call_later(0.0, done.set)
-        assert done.wait(SAFETY_S)
+    # The clock runs call after call, as while a pad is down; the display draws screen after
+    # screen. Every beat may find them at work, for far longer than the bound in all, but each
+    # piece of work is short.
+    calls = threading.Condition()
+    count = [0]
+    running = rig.hold()
+
+    def chain() -> None:
+        with calls:
+            count[0] += 1
+            calls.notify_all()
+        if not running.is_set():
+            rig.clock.call_later(0.0, chain)
+
+    def two_more_calls() -> bool:
+        # So that a call begun after the last beat has ended.
+        with calls:
+            seen = count[0]
+            return calls.wait_for(lambda: count[0] >= seen + 2, SAFETY_S)
+
+    rig.clock.call_later(0.0, chain)
+    for n in range(4 * int(STUCK_S)):
+        assert two_more_calls()
         rig.draw(f"screen {n}")
-        assert rig.beat(after_s=STUCK_S + 1) == [HEARTBEAT]
+        assert rig.beat() == [HEARTBEAT]
+    running.set()
+
+
+def test_time_the_loop_did_not_look_is_not_held_against_a_thread(rig: Rig) -> None:
+    release, entered = rig.hold(), threading.Event()
+
+    def hang() -> None:
+        entered.set()
+        release.wait(SAFETY_S)
+
+    rig.clock.call_later(0.0, hang)
+    assert entered.wait(SAFETY_S)
+    assert rig.beat() == [HEARTBEAT]
+    # The loop itself was held up longer than the bound: the clock's thread may have been too.
+    assert rig.beat(after_s=STUCK_S + 1) == [HEARTBEAT]
+    for _ in range(int(STUCK_S) - 1):
+        assert rig.beat() == [HEARTBEAT]
+    why = f"the clock thread is stuck: {STUCK_S:.1f} s in {hang.__qualname__}"
+    assert_heartbeats_stopped(rig, why)
 
 
 def test_a_clock_thread_that_dies_stops_the_heartbeats(
