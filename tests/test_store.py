@@ -1,5 +1,6 @@
 """Saved games in SQLite: durable settings, resume by replay, corrupt files, failing disks."""
 
+import errno
 import os
 import sqlite3
 import stat
@@ -204,3 +205,33 @@ def test_a_full_disk_raises_and_the_missed_actions_are_written_once_it_recovers(
     with GameStore(tmp_path) as store:
         saved = store.latest_game()
         assert saved is not None and saved.actions == tuple(log)
+
+
+def sqlite_error(code: int) -> sqlite3.Error:
+    error = sqlite3.OperationalError("as SQLite raises it")
+    error.sqlite_errorcode = code  # type: ignore[attr-defined]
+    return error
+
+
+def test_each_refusal_of_the_disk_has_its_reason_and_only_damage_is_corruption() -> None:
+    from firmware.store_faults import fault_of, is_corruption
+
+    expected = {
+        sqlite3.SQLITE_FULL: SaveFault.FULL,
+        sqlite3.SQLITE_BUSY: SaveFault.LOCKED,
+        sqlite3.SQLITE_READONLY: SaveFault.READ_ONLY,
+        sqlite3.SQLITE_READONLY_DBMOVED: SaveFault.READ_ONLY,
+        sqlite3.SQLITE_PERM: SaveFault.NO_PERMISSION,
+        sqlite3.SQLITE_IOERR: SaveFault.IO_ERROR,
+        sqlite3.SQLITE_IOERR_WRITE: SaveFault.IO_ERROR,
+        sqlite3.SQLITE_IOERR_FSYNC: SaveFault.IO_ERROR,
+    }
+    for code, fault in expected.items():
+        assert fault_of(sqlite_error(code)) is fault, code
+        assert not is_corruption(sqlite_error(code))
+    for code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT_INDEX):
+        assert is_corruption(sqlite_error(code))
+    assert fault_of(OSError(errno.ENOSPC, "No space left")) is SaveFault.FULL
+    assert fault_of(OSError(errno.EROFS, "Read-only file system")) is SaveFault.READ_ONLY
+    assert fault_of(OSError(errno.EACCES, "Permission denied")) is SaveFault.NO_PERMISSION
+    assert fault_of(OSError(errno.EIO, "Input/output error")) is SaveFault.IO_ERROR
