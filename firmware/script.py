@@ -10,18 +10,22 @@
     dump                # print one JSON line: game, leds, strip, oled
 
 A script of minutes runs in well under a second and prints the same every time. A line that
-cannot be read raises `ScriptError` with its number before anything runs.
+cannot be read raises `ScriptError` with its number before anything runs. Lines end at `\n`,
+`\r\n` or `\r` only. Every amount is bounded, and so is the whole script (`MAX_STEPS` steps,
+`MAX_SCRIPT_S` of virtual time), so that no script can keep a run going for long.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from board_rules.codenames import ALL_COORDS, Coord, InvalidCoordError, InvalidKeyError, Key
+from board_rules.text import clip, split_lines
 from firmware.clock import VirtualClock
 from firmware.config import TableConfig
 from firmware.events import ConsoleButton
@@ -31,17 +35,31 @@ from firmware.virtual_table import PRESS_S, VirtualTable
 VERBS = ("key", "press", "button", "turn", "push", "wait", "power-cut", "dump")
 MAX_HOLD_S = 600.0
 """Longest press a line may ask for."""
-MAX_WAIT_S = 86_400.0
-"""Longest wait a line may ask for (a day of virtual time), so that a typo cannot hang a run."""
+MAX_WAIT_S = 3_600.0
+"""Longest wait a line may ask for (an hour of virtual time, about a second of real time)."""
+MAX_SCRIPT_S = 6 * 3_600.0
+"""Most virtual time a whole script may ask for, its waits and holds together."""
+MAX_DETENTS = 1_000
+"""Most encoder detents one `turn` line may ask for, either way."""
+MAX_STEPS = 10_000
+"""Most steps (lines other than the key, comments and blanks) in a script."""
+_DETENTS = re.compile(r"[+-][0-9]+", re.ASCII)
+_TIMED = ("press", "button", "push", "wait")
 
 
 class ScriptError(ValueError):
-    """A script line that cannot be read; `line` counts from 1."""
+    """A script line that cannot be read; `line` counts from 1, `message` is one line that repeats
+    no long token in full."""
 
     def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
         self.line = line
-        self.message = message
+        self.message = clip(message)
+        super().__init__(f"line {line}: {self.message}")
+
+
+class PictureError(RuntimeError):
+    """An OLED picture asked for by `oled_png_dir` could not be written (the folder went away,
+    the disk filled up); the message is one line."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +103,11 @@ def _parse_step(number: int, verb: str, args: list[str]) -> Step:
             raise ValueError(f"button takes one of {names}")
         return Step(number, verb, ConsoleButton(args[0].lower()), _optional_hold(args[1:]))
     if verb == "turn":
-        if len(args) != 1 or not args[0].lstrip("+-").isdigit() or args[0][0] not in "+-":
+        if len(args) != 1 or not _DETENTS.fullmatch(args[0]):
             raise ValueError("turn takes signed detents, as in: turn +3 or turn -1")
+        digits = args[0][1:].lstrip("0")
+        if len(digits) > len(str(MAX_DETENTS)) or int(digits or "0") > MAX_DETENTS:
+            raise ValueError(f"turn takes at most {MAX_DETENTS} detents either way, not {args[0]}")
         return Step(number, verb, int(args[0]))
     if verb == "push":
         return Step(number, verb, None, _optional_hold(args))
@@ -108,7 +129,8 @@ def parse_script(text: str) -> tuple[Key | None, list[Step]]:
     key: Key | None = None
     steps: list[Step] = []
     seen_anything = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    total_s = 0.0
+    for number, raw in enumerate(split_lines(text), start=1):
         words = raw.split("#", 1)[0].split()
         if not words:
             continue
@@ -119,7 +141,16 @@ def parse_script(text: str) -> tuple[Key | None, list[Step]]:
                     raise ValueError("the key must be the first line")
                 key = Key.parse(" ".join(args))
             else:
-                steps.append(_parse_step(number, verb, args))
+                step = _parse_step(number, verb, args)
+                total_s += step.seconds if verb in _TIMED else 0.0
+                if total_s > MAX_SCRIPT_S:
+                    raise ValueError(
+                        f"the script asks for more than {MAX_SCRIPT_S / 3600:g} hours of "
+                        "virtual time in all"
+                    )
+                if len(steps) == MAX_STEPS:
+                    raise ValueError(f"a script has at most {MAX_STEPS} steps")
+                steps.append(step)
         except (ValueError, InvalidKeyError) as error:
             raise ScriptError(number, str(error)) from error
         seen_anything = True
@@ -199,11 +230,16 @@ class ScriptRunner:
 
     def _dump(self) -> None:
         self._out.write(json.dumps(self.snapshot(), ensure_ascii=False) + "\n")
+        # A reader of the pipe sees each dump when it happens, not when the run ends.
+        self._out.flush()
         self._dumps += 1
         if self._png_dir is not None:
-            self._png_dir.mkdir(parents=True, exist_ok=True)
-            image = self.table.chip.visible_image()
-            image.save(self._png_dir / f"dump-{self._dumps:03d}.png")
+            path = self._png_dir / f"dump-{self._dumps:03d}.png"
+            try:
+                self._png_dir.mkdir(parents=True, exist_ok=True)
+                self.table.chip.visible_image().save(path)
+            except OSError as error:
+                raise PictureError(f"cannot write {path}: {error.strerror or error}") from error
 
     def snapshot(self) -> dict[str, Any]:
         """What a `dump` prints now."""

@@ -2,7 +2,8 @@
 
 Without `--headless` it opens the desktop simulation (`firmware.sim_app`, imported only then:
 Textual takes a while to load on a Pi); `--headless --script FILE` plays a script and prints its
-dumps.
+dumps. A state directory it cannot enter, or an `--oled-png` folder it cannot write, exits 2
+before anything is played.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from pathlib import Path
 
 from firmware.cli import EXIT_USAGE
 from firmware.config import ConfigError, TableConfig, load_config
-from firmware.script import ScriptError, ScriptRunner, parse_script
+from firmware.script import PictureError, ScriptError, ScriptRunner, parse_script
+from firmware.state_dir import StateDirError, check_enterable
+from firmware.text_input import TextInputError, display_name, read_text
 from firmware.words import WordListError, WordSource
 
 APP_NAME = "codenames-table"
@@ -38,11 +41,17 @@ def run_sim(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"codenames-table sim: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.headless:
-        return _run_headless(args, config)
-    if args.script is not None or args.oled_png is not None:
+    if not args.headless and (args.script is not None or args.oled_png is not None):
         print("codenames-table sim: --script and --oled-png need --headless", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        if args.state_dir is not None or not args.headless:
+            check_enterable(args.state_dir or default_state_dir())
+    except StateDirError as error:
+        print(f"codenames-table sim: state directory {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.headless:
+        return _run_headless(args, config)
     return _run_window(args, config)
 
 
@@ -77,19 +86,28 @@ def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
     if args.script is None:
         print("codenames-table sim: --headless needs --script FILE", file=sys.stderr)
         return EXIT_USAGE
-    name = "<stdin>" if args.script == "-" else args.script
+    name = display_name(args.script)
     try:
-        text = sys.stdin.read() if args.script == "-" else Path(args.script).read_text("utf-8")
-        first_key, steps = parse_script(text)
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"codenames-table sim: cannot read {name}: {error}", file=sys.stderr)
+        first_key, steps = parse_script(read_text(args.script))
+    except (TextInputError, ScriptError) as error:
+        where = name if error.line is None else f"{name}:{error.line}"
+        print(f"codenames-table sim: {where}: {error.message}", file=sys.stderr)
         return EXIT_USAGE
-    except ScriptError as error:
-        print(f"codenames-table sim: {name}:{error.line}: {error.message}", file=sys.stderr)
-        return EXIT_USAGE
+    if args.oled_png is not None:
+        try:
+            args.oled_png.mkdir(parents=True, exist_ok=True)
+            _check_writable(args.oled_png)
+        except OSError as error:
+            print(
+                f"codenames-table sim: --oled-png {args.oled_png}: cannot write there: "
+                f"{error.strerror or error}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     with tempfile.TemporaryDirectory(prefix="codenames-table-") as scratch:
         # A script starts from an empty table unless told where the saved games are, so that
-        # it prints the same every time.
+        # it prints the same every time. The folder holds the keys: the CLI turns SIGTERM into
+        # an exception so that it is removed then too.
         state_dir = args.state_dir or Path(scratch)
         runner = ScriptRunner(
             config,
@@ -102,6 +120,15 @@ def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
         )
         try:
             runner.run(steps)
+        except PictureError as error:
+            print(f"codenames-table sim: --oled-png: {error}", file=sys.stderr)
+            return EXIT_USAGE
         finally:
             runner.close()
     return 0
+
+
+def _check_writable(folder: Path) -> None:
+    """Raise the `OSError` that writing a file into `folder` would meet."""
+    with tempfile.TemporaryFile(dir=folder):
+        pass

@@ -1,0 +1,69 @@
+"""Checks of the state directory, the folder of the saved games, before a command uses it.
+
+Two rules: the folder must be one the command can enter (a folder it may not enter, or a file in
+its place, is a setup mistake, reported in one line rather than met as a traceback deep in the
+store); and the service's folder must survive a reboot (a relative path depends on the working
+directory, and `/tmp`, `/var/tmp`, `/run` and `/dev/shm` are emptied at boot or live in RAM).
+Faults of the disk itself (full, read-only, failing) are the store's to handle: it plays on in
+memory and says "Not saving!".
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path, PurePosixPath
+from typing import Final
+
+VOLATILE: Final = tuple(PurePosixPath(p) for p in ("/tmp", "/var/tmp", "/run", "/dev/shm"))
+"""Folders whose content does not outlive a reboot (or is cleaned up behind the service's back)."""
+
+
+class StateDirError(ValueError):
+    """A state directory that cannot be used; the message is one line and names the folder."""
+
+
+def check_service_state_dir(path: Path) -> Path:
+    """`path` if the service may keep its games there, else `StateDirError`. Nothing on disk is
+    touched but the symbolic links on the way, which are followed."""
+    if not path.is_absolute():
+        raise StateDirError(
+            f"{path} is a relative path: the service needs an absolute one, "
+            "such as /var/lib/codenames-table"
+        )
+    for candidate in (PurePosixPath(os.path.normpath(path)), PurePosixPath(os.path.realpath(path))):
+        for volatile in VOLATILE:
+            if candidate == volatile or volatile in candidate.parents:
+                raise StateDirError(
+                    f"{path} is under {volatile}, which does not survive a reboot: "
+                    "the saved games would be lost; use a folder such as /var/lib/codenames-table"
+                )
+    return path
+
+
+def check_enterable(path: Path) -> Path:
+    """`path` if it is a folder this process can enter, or one its nearest existing parent lets
+    it create; else `StateDirError`. Creates nothing."""
+    probe = path
+    while True:
+        try:
+            # What the store does first: look for its database inside the folder.
+            os.stat(probe / "games.sqlite3")
+        except FileNotFoundError:
+            if probe != probe.parent and not _is_dir(probe):
+                probe = probe.parent  # missing: the store creates it if the parent lets it
+                continue
+        except (PermissionError, NotADirectoryError) as error:
+            raise StateDirError(f"{path}: cannot enter it: {error.strerror}") from error
+        except OSError as error:
+            if error.errno == errno.ENAMETOOLONG:
+                raise StateDirError(f"{path}: cannot enter it: {error.strerror}") from error
+            # Any other fault is the disk's: the store plays on in memory and says so.
+        return path
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
