@@ -94,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_table_options(run)
     run.add_argument(
+        "--check-config",
+        action="store_true",
+        help="only check the config as `run` would, on any machine and without the hardware: "
+        "exit 0 with a one-line summary, or 2 with the error",
+    )
+    run.add_argument(
         "--virtual",
         nargs="?",
         const="",

@@ -2,6 +2,16 @@
 
 import subprocess
 import sys
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import EXIT_USAGE, main
+from firmware.run_command import is_raspberry_pi, run_table
+from firmware.state_dir import StateDirError, check_service_state_dir
+
+EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 
 
 def test_the_command_line_offers_exactly_the_tables_languages() -> None:
@@ -20,3 +30,99 @@ def test_selftest_refuses_a_wait_that_is_not_positive() -> None:
     )
     assert result.returncode == 2
     assert "more than 0 seconds" in result.stderr
+
+
+# --- run --check-config, and the state directory of the service ---
+
+
+def check_config(
+    capsys: pytest.CaptureFixture[str], *options: str
+) -> tuple[int, list[str], list[str]]:
+    code = main(["run", "--check-config", *options])
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err.splitlines()
+
+
+def test_check_config_passes_a_good_config_in_one_line_without_a_pi(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # This machine is no Pi (run itself would exit 2): the check needs none, and no hardware.
+    assert not is_raspberry_pi()
+    config = tmp_path / "config.toml"
+    config.write_text("[table]\nlanguage = 'it'\nstate_dir = '/srv/table'\n", encoding="utf-8")
+    code, out, err = check_config(capsys, "--config", str(config))
+    assert (code, err) == (0, [])
+    assert out == [
+        f"codenames-table run: config OK: {config}; state_dir /srv/table, language it, "
+        "mode standard"
+    ]
+    assert not Path("/srv/table").exists()  # checked, not created
+
+
+def test_check_config_accepts_the_example_config() -> None:
+    assert main(["run", "--check-config", "--config", str(EXAMPLE)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("config_text", "options", "error"),
+    [
+        ("[table]\nlanguage = 'fr'\n", [], "table.language: expected one of en, es, pt, it"),
+        ("[oled]\nshift_every_s = inf\n", [], "oled.shift_every_s: expected 0 (off) or seconds"),
+        ("[table]\nstate_dir = 'games'\n", [], "table.state_dir: games is a relative path"),
+        ("[table]\nstate_dir = '/tmp/games'\n", [], "table.state_dir: /tmp/games is under /tmp"),
+        ("[table]\nstate_dir = '/var/tmp/g'\n", [], "/var/tmp/g is under /var/tmp"),
+        ("[table]\nstate_dir = '/run/g'\n", [], "/run/g is under /run"),
+        ("[table]\nstate_dir = '/dev/shm'\n", [], "/dev/shm is under /dev/shm"),
+        ("[table]\nstate_dir = '/var/lib/../../tmp/g'\n", [], "is under /tmp"),
+        ("", ["--state-dir", "/tmp/g"], "--state-dir: /tmp/g is under /tmp"),
+        ("", ["--state-dir", "rel/g"], "--state-dir: rel/g is a relative path"),
+    ],
+)
+def test_check_config_refuses_what_run_would_refuse_in_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    config_text: str,
+    options: list[str],
+    error: str,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(config_text, encoding="utf-8")
+    code, out, err = check_config(capsys, "--config", str(config), *options)
+    assert (code, out) == (2, [])
+    assert len(err) == 1
+    assert err[0].startswith("codenames-table run: ")
+    assert error in err[0]
+
+
+def test_a_state_dir_reached_through_a_link_into_tmp_is_refused(tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to("/tmp")
+    with pytest.raises(StateDirError, match="under /tmp"):
+        check_service_state_dir(link / "games")
+    assert check_service_state_dir(Path("/var/lib/codenames-table")) == Path(
+        "/var/lib/codenames-table"
+    )
+    assert check_service_state_dir(Path("/tmpfoo")) == Path("/tmpfoo")  # not under /tmp
+
+
+def fake_pi(tmp_path: Path) -> Path:
+    model = tmp_path / "model"
+    model.write_text("Raspberry Pi 4 Model B Rev 1.5\0", encoding="ascii")
+    return model
+
+
+@pytest.mark.parametrize(
+    ("state_dir", "error"),
+    [
+        (Path("/tmp/games"), "--state-dir: /tmp/games is under /tmp"),
+        (Path("games"), "--state-dir: games is a relative path"),
+        (Path("/dev/null/games"), "/dev/null/games: cannot enter it: Not a directory"),
+    ],
+)
+def test_run_on_a_pi_refuses_a_state_dir_it_would_lose_or_cannot_enter_before_any_hardware(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], state_dir: Path, error: str
+) -> None:
+    args = Namespace(config=None, state_dir=state_dir, lang=None)
+    assert run_table(args, model_file=fake_pi(tmp_path)) == EXIT_USAGE
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"codenames-table run: {error}")
