@@ -265,9 +265,11 @@ class GameStore:
 
     def _connect_for_reading(self) -> sqlite3.Connection | None:
         # The game on the table must resume even when nothing can be written. A WAL database
-        # on a read-only disk opens only as immutable, which is right only without a -wal file.
+        # on a read-only or full disk may open only as immutable, which is right only when its
+        # -wal file holds nothing.
         uris = [f"file:{self.path}?mode=ro"]
-        if not Path(f"{self.path}-wal").exists():
+        wal = Path(f"{self.path}-wal")
+        if not wal.exists() or wal.stat().st_size == 0:
             uris.append(f"file:{self.path}?mode=ro&immutable=1")
         if not self.path.is_file():
             return None
@@ -305,8 +307,8 @@ class GameStore:
         except sqlite3.Error as error:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
-            fault = fault_of(error, self.path)
-            self._set_fault(fault, str(error))
+            # The table logs it, once per fault, with what it means for the game.
+            fault = self.fault = fault_of(error, self.path)
             if is_corruption(error):
                 # Reopened by `recover`, whose check moves the damaged file aside.
                 self._writable = False

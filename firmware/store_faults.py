@@ -72,19 +72,29 @@ def is_corruption(error: sqlite3.Error) -> bool:
 
 
 def fault_of(error: BaseException, path: Path | None = None) -> SaveFault:
-    """The reason to show for a failed write or open.
+    """The reason to show for a failed write or open of the database at `path`.
 
-    SQLite says only "unable to open database file" for a refused open; the system's own
-    reason is then read by trying to open `path` for writing ourselves.
+    SQLite says only "unable to open database file" for a refused open, and "disk I/O error"
+    when its shared-memory file cannot grow on a full disk: the system's own reason is then
+    read by opening `path` for writing ourselves, or from the free room on its disk.
     """
     if isinstance(error, sqlite3.Error):
         code = _primary_code(error)
         if code == sqlite3.SQLITE_CANTOPEN and path is not None:
             return _probe(path)
+        if code == sqlite3.SQLITE_IOERR and path is not None and _no_room(path.parent):
+            return SaveFault.FULL  # SQLite's shared-memory file could not grow
         return _BY_SQLITE_CODE.get(code or 0, SaveFault.IO_ERROR)
     if isinstance(error, OSError) and error.errno is not None:
         return _BY_ERRNO.get(error.errno, SaveFault.IO_ERROR)
     return SaveFault.IO_ERROR
+
+
+def _no_room(directory: Path) -> bool:
+    try:
+        return os.statvfs(directory).f_bavail == 0
+    except OSError:
+        return False
 
 
 def _probe(path: Path) -> SaveFault:

@@ -346,3 +346,22 @@ def test_moved_names_never_collide_even_at_one_instant(tmp_path: Path) -> None:
         assert path.read_bytes().startswith(f"damaged {n}".encode())
         assert Path(f"{path}-wal").read_bytes() == f"wal {n}".encode()
     assert pathlib.Path(moved[1]).name.endswith("-1")
+
+
+def test_a_full_disk_resumes_a_cleanly_closed_game_and_writes_once_freed(disk: Path) -> None:
+    state = disk / "state"
+    game, log = played(FIRST_MOVES)
+    with GameStore(state) as store:
+        game_id = store.start_game(game.key, game.mode)
+        store.save(game_id, game, log[:1])
+    filler = fill(disk)
+    with GameStore(state) as store:
+        saved = store.latest_game()
+        assert saved is not None and saved.replay().applied == game.applied[:1]
+        with pytest.raises(StoreError):
+            store.save(game_id, game, log)
+        assert store.fault is SaveFault.FULL  # told apart from the I/O error SQLite reports
+        filler.unlink()
+        assert store.recover()
+        store.save(game_id, game, log)
+    assert resumed(state).applied == game.applied
