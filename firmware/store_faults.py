@@ -118,23 +118,30 @@ def keep_companions(path: Path) -> dict[str, Path]:
     kept = {}
     for suffix in COMPANIONS:
         companion, spare = Path(f"{path}{suffix}"), Path(f"{path}{suffix}.kept")
-        _remove_reservation(spare)  # a link left by a power cut during an earlier check
+        _settle_spare(companion, spare)
         with contextlib.suppress(OSError):
             os.link(companion, spare)
             kept[suffix] = spare
     return kept
 
 
+def _settle_spare(companion: Path, spare: Path) -> None:
+    # A spare name left by a power cut during an earlier check: put a companion SQLite had
+    # removed back, drop a mere second name; a different file is left for staff to look at.
+    if not spare.exists():
+        return
+    with contextlib.suppress(OSError):  # a read-only disk: it stays for the next start
+        if not companion.exists():
+            os.replace(spare, companion)
+        elif os.path.samefile(companion, spare) or spare.stat().st_size == 0:
+            spare.unlink()
+
+
 def release_companions(kept: dict[str, Path]) -> None:
     """Drop the spare names from `keep_companions` once the database opened or was moved;
     a companion SQLite removed meanwhile is put back first, where SQLite looks for it."""
     for spare in kept.values():
-        companion = Path(str(spare).removesuffix(".kept"))
-        with contextlib.suppress(FileNotFoundError):
-            if companion.exists():
-                spare.unlink()
-            else:
-                os.replace(spare, companion)
+        _settle_spare(Path(str(spare).removesuffix(".kept")), spare)
 
 
 def move_aside(path: Path, wall_time: float, kept: dict[str, Path] | None = None) -> Path:

@@ -365,3 +365,16 @@ def test_a_full_disk_resumes_a_cleanly_closed_game_and_writes_once_freed(disk: P
         assert store.recover()
         store.save(game_id, game, log)
     assert resumed(state).applied == game.applied
+
+
+def test_a_wal_left_under_its_spare_name_by_a_power_cut_is_put_back(tmp_path: Path) -> None:
+    GameStore(tmp_path).close()
+    power_cut_game(tmp_path, FIRST_MOVES)
+    # As a check cut short after SQLite removed the WAL and before the move: only the spare
+    # name holds the game.
+    wal = tmp_path / f"{DATABASE_NAME}-wal"
+    wal.rename(f"{wal}.kept")
+    with GameStore(tmp_path) as store:
+        saved = store.latest_game()
+        assert saved is not None and [str(t.action) for t in saved.actions] == FIRST_MOVES
+    assert not list(tmp_path.glob("*.kept"))
