@@ -126,3 +126,15 @@ def test_run_on_a_pi_refuses_a_state_dir_it_would_lose_or_cannot_enter_before_an
     assert run_table(args, model_file=fake_pi(tmp_path)) == EXIT_USAGE
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith(f"codenames-table run: {error}")
+
+
+def test_stats_ends_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:
+    from firmware.store import GameStore
+
+    GameStore(tmp_path).close()  # an empty database: stats has a few lines to print
+    command = [sys.executable, "-m", "firmware.cli", "stats", "--state-dir", str(tmp_path)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # as `| head -1` does once it has its line
+        err = process.stderr.read()
+    assert (process.returncode, err) == (141, b"")
