@@ -28,7 +28,7 @@ from board_rules.codenames import GameState, Identity, Key
 from board_rules.codenames.grid import ALL_COORDS
 from firmware.colour_vision import DEUTERANOPIA, PROTANOPIA, Matrix, apply, ciede2000, lab
 from firmware.led_layout import LedLayout
-from firmware.led_pattern import Colour, LedStyle, next_blink_edge
+from firmware.led_pattern import Colour, LedStyle
 from firmware.led_strip import LedKey, open_virtual_strip
 from firmware.table import BRIGHTNESS_STEPS
 
@@ -101,17 +101,13 @@ def blink_times(style: LedStyle) -> tuple[float, ...]:
     rates = [style.assassin_blink_hz]
     if style.colour_blind:
         rates.append(style.colour_blind_blink_hz)
-    periods = [Fraction(1 / hz).limit_denominator(1000) for hz in rates]
-    cycle = Fraction(
-        math.lcm(*(p.numerator for p in periods)), math.gcd(*(p.denominator for p in periods))
+    # Exact fractions, so that the end of the cycle is not mistaken for a new stretch.
+    halves = [1 / (2 * Fraction(hz).limit_denominator(1000)) for hz in rates]
+    cycle = 2 * Fraction(
+        math.lcm(*(h.numerator for h in halves)), math.gcd(*(h.denominator for h in halves))
     )
-    times: list[float] = []
-    start = 0.0
-    while start < cycle and len(times) < 1000:
-        edge = next_blink_edge(start, style)
-        times.append((start + min(edge, float(cycle))) / 2)
-        start = edge
-    return tuple(times)
+    edges = sorted({half * k for half in halves for k in range(int(cycle / half))} | {cycle})
+    return tuple(float((start + end) / 2) for start, end in itertools.pairwise(edges))
 
 
 def emitted(style: LedStyle) -> dict[CellState, tuple[Colour, ...]]:
@@ -177,7 +173,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" pair of cell states is less than ΔE00 {GOAL:g} apart.",
     )
     parser.parse_args(argv)
-    results = list(measure(LedStyle()))
+    return report(list(measure(LedStyle())))
+
+
+def report(results: Sequence[tuple[int, View, Figure]]) -> int:
+    """Print the table of figures; 0 when every one meets `GOAL`, else 1."""
     print(f"LED key: the hardest pair of cell states to tell apart, ΔE00 (goal ≥ {GOAL:g})")
     print(f"{'level':<6}{'view':<27}{'ΔE00':>5}  pair")
     for level, view, figure in results:

@@ -5,8 +5,8 @@ same arguments, so every frame can be tested by sampling times, and the app deci
 (`next_blink_edge` says when the picture next changes on its own).
 
 The key card, in light:
-- red and blue agents in their team's colour, bystanders a dim warm white;
-- the assassin lit and blinking between full and a lower level, never off: a dark cell would
+- red and blue agents in their team's colour, bystanders a pale warm white;
+- the assassin lit and blinking between full and half its level, never dark: a dark cell would
   read as "nothing here", the most dangerous mistake a spymaster could make;
 - covered cells dimmed, so the spymaster still sees what was taken;
 - the four edge lights in the starting team's colour, as on a key card; once the game is over
@@ -19,6 +19,10 @@ strip is written a few times a second instead of on every frame.
 
 Colours here are perceptual (what a person should see). `gamma_table` turns them into the
 values sent down the wire, with the brightness applied, and never rounds a lit channel to off.
+
+The default colours are chosen by measurement (`firmware.key_contrast`): every pair of cell
+states a spymaster must tell apart differs by at least ΔE00 12 at every brightness level of the
+table, in both palettes and, for the colour-blind one, as deuteranopes and protanopes see it.
 """
 
 from __future__ import annotations
@@ -45,15 +49,19 @@ class LedStyle:
 
     red: Colour = (255, 0, 0)
     blue: Colour = (0, 40, 255)
-    bystander: Colour = (110, 85, 45)
-    """A dim warm white: lit, so the cell is not mistaken for a dead pixel, but quiet."""
+    bystander: Colour = (230, 200, 160)
+    """A pale warm white, warm against the assassin's cold white and steady against its blink.
+    Not dim: at the low brightness levels a dim bystander sinks towards the covered cells, and
+    to protanopes and deuteranopes a dim warm colour looks like the red agents (both a dark
+    olive to them); a pale one stands apart from both by lightness and by its lack of colour."""
     assassin: Colour = (255, 255, 255)
     """Cold white at full: apart from the warm, dim bystanders by hue, level and blinking."""
     covered_dim: float = 0.2
     """Share of its colour a covered cell keeps (perceptual, before gamma)."""
     assassin_blink_hz: float = 1.0
-    assassin_low: float = 0.25
-    """Share of its colour the assassin keeps in the low half of its blink; never 0."""
+    assassin_low: float = 0.5
+    """Share of its colour the assassin keeps in the low half of its blink; never 0. Half, so
+    that at the dimmest level the low half is still plainly lit rather than a glimmer."""
     colour_blind: bool = False
     colour_blind_team: Team = Team.BLUE
     colour_blind_blink_hz: float = 0.5

@@ -74,10 +74,19 @@ log = logging.getLogger(__name__)
 SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
 """The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
 FIRST_SELECTOR = 1
-BRIGHTNESS_STEPS = {1: 40, 2: 80, 3: 130, 4: 190, 5: 255}
-"""LED brightness (1–255) for each menu level."""
+BRIGHTNESS_STEPS = {1: 110, 2: 140, 3: 175, 4: 215, 5: 255}
+"""LED brightness (1–255) for each menu level: level 1 is near the dimmest at which a spymaster
+can still tell every cell state apart (`make key-contrast`: ΔE00 ≥ 12 for every pair, also as
+colour-blind eyes see it; 14 at level 1). At brightness 110 the brightest channel sends 40 of
+255, a sixth of the light of level 5. Below about 95 there is too little light for every pair:
+at 90 a deuteranope's red agents come within ΔE00 11.6 of the bystanders, at 80 a protanope's
+come within 10 of the covered cells, whose lit channels are already at the wire's lowest step. The
+steps are in the pattern's perceptual scale, so they look about even to the eye."""
 SLEEP_DIM = 0.15
-"""Share of its level the LED key keeps while the table sleeps."""
+"""Share of its level the LED key keeps while the table sleeps. A deliberate exception to the
+key's contrast goal: nobody has touched the table for minutes, the dim key only says a game is
+laid out, and the input that wakes it does nothing else, so the key is legible again before
+anyone can act on it."""
 RETRY_FIRST_S = 1.0
 RETRY_LONGEST_S = 30.0
 """Writing is tried again this long after a failure, doubling up to the longest."""
