@@ -3,15 +3,22 @@
 # `sudo make install` from a checkout. Running it again updates the installed table.
 #
 #   systemd/install.sh            check, then install and (re)start the service
-#   systemd/install.sh --check    only report what is missing (I2C, SPI, groups, ...); exit 1 if
-#                                 anything is, 0 if the table can be installed and run
+#   systemd/install.sh --check    only report what is missing (system packages, I2C, SPI,
+#                                 groups, a state folder that would not survive a reboot, a
+#                                 config the installed table refuses) and whether the SD card is
+#                                 protected; exit 1 if anything is missing, else 0
 #   systemd/install.sh --dry-run  check, then print the commands an install would run
 #
-# What it installs: the system user codenames-table (no home, no login, in gpio, i2c and spi),
-# a virtual environment in /opt/codenames-table with the project and its `pi` extra (and the
-# command linked into /usr/local/bin), the unit in /etc/systemd/system, and /etc/codenames-table/config.toml from config.example.toml when
-# there is none yet. The saved games live in /var/lib/codenames-table (the unit's
-# StateDirectory=); uninstall.sh keeps them.
+# What it installs: the system packages the `pi` extra needs to build (apt-get), the system user
+# codenames-table (no home, no login, in gpio, i2c and spi), a virtual environment in
+# /opt/codenames-table with the project and its `pi` extra at the versions of
+# systemd/pi-constraints.txt (and the command linked into /usr/local/bin), the unit in
+# /etc/systemd/system, and /etc/codenames-table/config.toml from config.example.toml when there is
+# none yet. It restarts the service only once the new version accepts the config.
+#
+# The saved games live in the config's [table] state_dir: by default /var/lib/codenames-table
+# (the unit's StateDirectory=); any other folder gets a ReadWritePaths= drop-in. It must be on
+# persistent storage, not in RAM. uninstall.sh keeps them.
 #
 # CODENAMES_TABLE_ROOT=DIR makes DIR stand for / in every path (the tests check a fake Pi
 # that way); it is refused for a real install.
@@ -20,12 +27,20 @@ set -eu
 APP=codenames-table
 SERVICE_USER=codenames-table
 NEEDED_GROUPS="gpio i2c spi"
+# What a fresh 64-bit Raspberry Pi OS or Debian Bookworm lacks to build the `pi` extra:
+# rpi-ws281x and sysv-ipc (under Blinka) publish no aarch64 wheel, so pip compiles them against
+# Python.h; python3-venv brings ensurepip. `make pi-userland` shows this list is enough.
+APT_PACKAGES="python3-venv python3-dev gcc libc6-dev"
+DEFAULT_STATE_DIR=/var/lib/$APP
 ROOT=${CODENAMES_TABLE_ROOT:-}
 VENV=$ROOT/opt/$APP
 SHARE=$VENV/share/$APP
 CONFIG_DIR=$ROOT/etc/$APP
 UNIT_DIR=$ROOT/etc/systemd/system
+DROPIN=$UNIT_DIR/$APP.service.d/state-dir.conf
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+# The exact versions `make test` and `make pi-userland` ran against (how to refresh: its header).
+CONSTRAINTS=$SRC/systemd/pi-constraints.txt
 
 mode=install
 case ${1:-} in
@@ -124,12 +139,35 @@ check_os() {
 }
 
 check_python() {
-    # Debian ships venv and ensurepip apart from python3 itself (python3-venv).
-    if python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-        ok "$(python3 --version) with venv"
+    if python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        ok "$(python3 --version)"
     else
-        problem "python3 3.11 or later with its venv module" "sudo apt install python3-venv"
+        problem "python3 3.11 or later" "flash Raspberry Pi OS Lite (Bookworm or later)"
         fatal=$((fatal + 1))
+    fi
+}
+
+package_installed() { # PACKAGE: dpkg's status file says it is installed
+    awk -v p="$1" '
+        /^Package: / { name = $2 }
+        /^Status: / && name == p && $NF == "installed" { found = 1 }
+        END { exit !found }' "$ROOT/var/lib/dpkg/status" 2>/dev/null
+}
+
+check_packages() { # sets missing_apt
+    missing_apt=""
+    for package in $APT_PACKAGES; do
+        if ! package_installed "$package"; then
+            missing_apt="$missing_apt $package"
+        fi
+    done
+    missing_apt=${missing_apt# }
+    if [ -z "$missing_apt" ]; then
+        ok "system packages: $APT_PACKAGES"
+    else
+        # Not fatal: the install installs them first.
+        problem "system packages the pi extra needs to build: $missing_apt" \
+            "sudo apt-get install $missing_apt (make install does it)"
     fi
 }
 
@@ -182,13 +220,150 @@ check_groups() {
     fi
 }
 
+mount_of() { # PATH: sets m_point m_type m_options m_source of the mount that holds PATH
+    # The longest mount point that is PATH or a folder above it; of equals, the later one (it is
+    # mounted over the earlier).
+    found=$(awk -v p="$1" '
+        $2 == "/" || $2 == p || index(p, $2 "/") == 1 {
+            if (length($2) >= best) { best = length($2); found = $2 " " $3 " " $4 " " $1 }
+        }
+        END { if (found == "") exit 1; print found }' "$ROOT/proc/mounts" 2>/dev/null) || return 1
+    read -r m_point m_type m_options m_source <<EOF
+$found
+EOF
+}
+
+has_option() { # OPTIONS OPTION: the comma-separated mount options include OPTION
+    case ",$1," in *",$2,"*) return 0 ;; *) return 1 ;; esac
+}
+
+config_file() { # the config the table will read: the installed one, else the example
+    if [ -e "$CONFIG_DIR/config.toml" ]; then
+        echo "$CONFIG_DIR/config.toml"
+    else
+        echo "$SRC/config.example.toml"
+    fi
+}
+
+check_protection() { # is the SD card protected from power cuts (raspi-config's overlay)?
+    if ! mount_of /; then
+        note "cannot read /proc/mounts: cannot tell whether the root file system is protected"
+        return
+    fi
+    if [ "$m_type" = overlay ]; then
+        ok "protected: the root file system is a read-only overlay (changes to it live in RAM)"
+        if [ "$mode" != check ]; then
+            # Anything installed now would be gone at the next boot.
+            problem "the read-only overlay is on: an install would vanish at the next boot" \
+                "turn it off (sudo raspi-config, Performance Options, Overlay File System: No), reboot, install, then turn it on again: hardware/README.md, The SD card"
+            fatal=$((fatal + 1))
+        fi
+    else
+        note "not protected: the root file system ($m_source, $m_type) is written in place, and power cuts wear it; hardware/README.md (The SD card) says how to make it read-only"
+    fi
+}
+
+check_state_dir() { # sets state_dir; is it somewhere the games survive a reboot?
+    config=$(config_file)
+    if ! state_dir=$(python3 "$SRC/systemd/state_dir.py" "$config" 2>&1); then
+        problem "cannot tell where the games are saved: $state_dir" "fix $config, then check again"
+        fatal=$((fatal + 1))
+        state_dir=""
+        return
+    fi
+    case $state_dir in
+        /tmp | /tmp/* | /var/tmp | /var/tmp/* | /run | /run/* | /dev/shm | /dev/shm/*)
+            problem "state_dir $state_dir is emptied at boot: the saved games would be lost" \
+                "set [table] state_dir in $config to a folder on the SD card, e.g. $DEFAULT_STATE_DIR"
+            fatal=$((fatal + 1))
+            return
+            ;;
+        /home | /home/* | /root | /root/*)
+            problem "state_dir $state_dir is in a home folder, which the service cannot see (ProtectHome=yes)" \
+                "set [table] state_dir in $config to $DEFAULT_STATE_DIR or a partition of its own, e.g. /data/$APP"
+            fatal=$((fatal + 1))
+            return
+            ;;
+        /*) ;;
+        *)
+            problem "state_dir $state_dir is not an absolute path" \
+                "set [table] state_dir in $config to an absolute path, e.g. $DEFAULT_STATE_DIR"
+            fatal=$((fatal + 1))
+            return
+            ;;
+    esac
+    if ! mount_of "$state_dir"; then
+        note "cannot read /proc/mounts: cannot tell whether $state_dir is on persistent storage"
+        return
+    fi
+    case $m_type in
+        tmpfs | ramfs)
+            problem "the saved games in $state_dir would be in RAM ($m_type on $m_point) and lost at every power-off" \
+                "set [table] state_dir in $config to a folder on the SD card"
+            fatal=$((fatal + 1))
+            ;;
+        overlay)
+            problem "the saved games in $state_dir would be in the overlay's RAM ($m_point) and lost at every power-off" \
+                "give them a partition of their own, mounted outside the overlay (overlayroot=tmpfs:recurse=0): hardware/README.md, The SD card"
+            fatal=$((fatal + 1))
+            ;;
+        *)
+            if has_option "$m_options" ro; then
+                problem "$state_dir is on a read-only mount ($m_source on $m_point): nothing can be saved" \
+                    "mount $m_point read-write (its line in /etc/fstab)"
+            else
+                ok "saved games in $state_dir: persistent ($m_source, $m_type, on $m_point)"
+            fi
+            ;;
+    esac
+}
+
+config_verdict() { # sets verdict: the installed table's own check of the config ("" if none)
+    verdict=""
+    command=$VENV/bin/$APP
+    config=$CONFIG_DIR/config.toml
+    [ -x "$command" ] && [ -e "$config" ] || return 0
+    # The firmware's own rules (unknown keys, ranges, pins, the state folder) decide: it exits
+    # 0 for a good config and 2 with a one-line message otherwise; it needs no Pi.
+    if output=$("$command" run --check-config --config "$config" 2>&1); then
+        verdict=ok
+    else
+        verdict="exit $?: $(printf '%s' "$output" | tail -n 1)"
+    fi
+}
+
+check_config() {
+    config_verdict
+    case $verdict in
+        "") ;;
+        ok) ok "the installed table accepts $CONFIG_DIR/config.toml" ;;
+        *) problem "the installed table refuses $CONFIG_DIR/config.toml ($verdict)" \
+            "fix the file, then: sudo $APP run --check-config" ;;
+    esac
+}
+
 check_all() {
     check_root
     check_pi
     check_os
     check_python
+    check_packages
     check_devices
     check_groups
+    check_protection
+    check_state_dir
+    if [ "$mode" = check ]; then
+        check_config
+    fi
+}
+
+install_packages() {
+    if [ -n "$missing_apt" ]; then
+        run apt-get update
+        # shellcheck disable=SC2086 # one word per package
+        run env DEBIAN_FRONTEND=noninteractive apt-get install --yes --no-install-recommends \
+            $missing_apt
+    fi
 }
 
 install_user() {
@@ -214,16 +389,20 @@ install_venv() {
     if [ "$mode" = install ]; then
         build=$(mktemp -d)
         trap 'rm -rf "$build"' EXIT
-        tar -C "$SRC" --exclude=__pycache__ -cf - pyproject.toml README.md board_rules firmware |
-            tar -C "$build" -xf -
+        # --dereference: firmware/pinout.toml is a link to hardware/pinout.toml, not copied.
+        tar -C "$SRC" --dereference --exclude=__pycache__ -cf - \
+            pyproject.toml README.md board_rules firmware | tar -C "$build" -xf -
     else
         build=/tmp/codenames-table.XXXXXX
         printf '+ %s\n' "(copy pyproject.toml README.md board_rules firmware from $SRC to $build)"
     fi
     run python3 -m venv "$VENV"
-    # Raspberry Pi OS's /etc/pip.conf adds piwheels, which has built wheels of the `pi` extra.
+    # The constraints pin every package, the project's own dependencies included, so that two
+    # tables installed a month apart run the same code. Raspberry Pi OS's /etc/pip.conf adds
+    # piwheels, whose wheels are for 32-bit systems only: on 64-bit, what has no aarch64 wheel is
+    # compiled with the packages of install_packages.
     run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir --upgrade \
-        "${build}[pi]"
+        --constraint "$CONSTRAINTS" "${build}[pi]"
     # Staff type `codenames-table selftest` or `stats` without the venv's path.
     run ln -sfn "/opt/$APP/bin/$APP" "$ROOT/usr/local/bin/$APP"
     run install -d -m 0755 "$SHARE"
@@ -238,6 +417,55 @@ install_config() {
     else
         run install -m 0644 "$SRC/config.example.toml" "$CONFIG_DIR/config.toml"
     fi
+}
+
+write_file() { # PATH: write standard input to PATH (0644), or only show it in a dry run
+    printf '+ (write %s)\n' "$1"
+    if [ "$mode" = install ]; then
+        cat >"$1"
+        chmod 0644 "$1"
+    else
+        sed 's/^/    /'
+    fi
+}
+
+install_state_dir() {
+    [ -n "$state_dir" ] || return 0 # unknown: a dry run that already said why
+    if [ "$state_dir" = "$DEFAULT_STATE_DIR" ]; then
+        # The unit's StateDirectory= makes this one, owned by the service user.
+        if [ -e "$DROPIN" ]; then
+            run rm -f "$DROPIN"
+            run rmdir --ignore-fail-on-non-empty "$(dirname "$DROPIN")"
+        fi
+        return
+    fi
+    # Another folder (a partition of its own under a read-only root): made here, handed to the
+    # service user (again after a reinstall, whose new user has a new uid), and made writable
+    # through ProtectSystem=strict.
+    run install -d -m 0700 "$ROOT$state_dir"
+    run chown -R "$SERVICE_USER:$SERVICE_USER" "$ROOT$state_dir"
+    run install -d -m 0755 "$(dirname "$DROPIN")"
+    write_file "$DROPIN" <<EOF
+# Written by install.sh: [table] state_dir in /etc/$APP/config.toml is not the unit's
+# StateDirectory=, so the service needs write access to it.
+[Service]
+ReadWritePaths=$state_dir
+EOF
+}
+
+verify_config() { # refuse to restart onto a config the new version would refuse
+    printf '+ %s\n' "/opt/$APP/bin/$APP run --check-config --config /etc/$APP/config.toml"
+    config_verdict
+    case $verdict in
+        "" | ok) ;;
+        *)
+            echo "== Not restarting: the new version refuses $CONFIG_DIR/config.toml ($verdict)." >&2
+            echo "   The running table was left as it is; after a crash or a reboot it would stop" >&2
+            echo "   on this config. Fix the file, check it with" >&2
+            echo "   sudo $APP run --check-config, then run sudo make install again." >&2
+            exit 1
+            ;;
+    esac
 }
 
 install_unit() {
@@ -270,9 +498,12 @@ if [ "$fatal" -gt 0 ]; then
 fi
 
 echo "== Installing"
+install_packages
 install_user
 install_venv
 install_config
+verify_config
+install_state_dir
 install_unit
 if [ "$mode" = dry-run ]; then
     echo "== Dry run: nothing was changed"

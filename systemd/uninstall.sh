@@ -4,7 +4,8 @@
 #   systemd/uninstall.sh            stop and remove the service, the venv and the user
 #   systemd/uninstall.sh --dry-run  print the commands it would run
 #
-# Kept: the saved games in /var/lib/codenames-table (delete them by hand if you mean to), and
+# Kept: the saved games (the config's [table] state_dir, by default /var/lib/codenames-table),
+# which then belong to a uid no user has; it prints the command that deletes them. Also kept:
 # /etc/codenames-table/config.toml when it differs from the example it was installed from.
 #
 # CODENAMES_TABLE_ROOT=DIR makes DIR stand for / in every path; only with --dry-run.
@@ -17,7 +18,7 @@ VENV=$ROOT/opt/$APP
 SHARE=$VENV/share/$APP
 CONFIG_DIR=$ROOT/etc/$APP
 UNIT=$ROOT/etc/systemd/system/$APP.service
-STATE_DIR=$ROOT/var/lib/$APP
+DROPIN_DIR=$ROOT/etc/systemd/system/$APP.service.d
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 
 mode=uninstall
@@ -51,18 +52,30 @@ run() { # COMMAND...: run it, or only show it in a dry run
     fi
 }
 
+# Read before the config goes: where the games are, and whose they were.
+config=$CONFIG_DIR/config.toml
+state_dir=$(python3 "$SRC/systemd/state_dir.py" "$config" 2>/dev/null) || state_dir=/var/lib/$APP
+uid=$(awk -F: -v u="$SERVICE_USER" '$1 == u { print $3 }' "$ROOT/etc/passwd" 2>/dev/null)
+
+remove_dropin() { # install.sh's ReadWritePaths= for a state folder of its own
+    if [ -e "$DROPIN_DIR/state-dir.conf" ]; then
+        run rm -f "$DROPIN_DIR/state-dir.conf"
+        run rmdir --ignore-fail-on-non-empty "$DROPIN_DIR"
+    fi
+}
+
 # The service first, so that nothing runs from the venv while it goes.
 if [ -e "$UNIT" ]; then
     run systemctl disable --now "$APP"
     run rm -f "$UNIT"
+    remove_dropin
     run systemctl daemon-reload
     # Forget an earlier failure, or `systemctl --failed` lists a unit that no longer exists.
     run systemctl reset-failed "$APP" || true
 else
     echo "no $UNIT: the service is not installed"
+    remove_dropin
 fi
-
-config=$CONFIG_DIR/config.toml
 if [ -e "$config" ]; then
     # Compared with the example it was installed from, else with this checkout's.
     if cmp -s "$config" "$SHARE/config.example.toml" || cmp -s "$config" "$SRC/config.example.toml"; then
@@ -87,8 +100,9 @@ if grep -q "^$SERVICE_USER:" "$ROOT/etc/passwd" 2>/dev/null; then
     run userdel "$SERVICE_USER"
 fi
 
-if [ -d "$STATE_DIR" ]; then
-    echo "kept the saved games in $STATE_DIR; to delete them too: sudo rm -rf $STATE_DIR"
+if [ -d "$ROOT$state_dir" ]; then
+    echo "kept the saved games in $ROOT$state_dir${uid:+: they now belong to uid $uid, which no user has}"
+    echo "    (a new install takes them over); to delete them: sudo rm -rf $ROOT$state_dir"
 fi
 if [ "$mode" = dry-run ]; then
     echo "dry run: nothing was changed"

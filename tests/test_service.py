@@ -31,12 +31,14 @@ from firmware.run_command import install_stop_handlers, run_table, serve
 from firmware.sd_notify import SystemdNotifier, WatchdogFeeder
 from firmware.virtual_table import VirtualTable
 
+from .fake_pi_root import fake_pi, missing_lines, needs_root, run_script
 from .table_scripts import KEY_LINE
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "codenames-table.service"
 INSTALL = REPO / "systemd" / "install.sh"
 UNINSTALL = REPO / "systemd" / "uninstall.sh"
+PI_USERLAND = REPO / "systemd" / "pi_userland.sh"
 KEY = Key.parse(KEY_LINE.split()[1])
 EXPOSURE_GOAL = 2.0
 """The issue's bound for `systemd-analyze security`; Debian's systemd-timesyncd scores 2.3."""
@@ -360,58 +362,13 @@ def test_run_on_a_pi_with_a_bad_config_exits_2_naming_the_key(
 # --- install and uninstall scripts ---
 
 
-@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL, PI_USERLAND], ids=lambda p: p.name)
 def test_the_scripts_are_shellcheck_clean(script: Path) -> None:
     tool = shutil.which("shellcheck")
     if tool is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
     result = subprocess.run([tool, str(script)], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout
-
-
-def fake_pi(root: Path, *, devices: tuple[str, ...], user_groups: tuple[str, ...] | None) -> Path:
-    """A directory standing for a Pi's /: its model, OS, groups, users and device nodes."""
-    (root / "proc/device-tree").mkdir(parents=True)
-    (root / "proc/device-tree/model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
-    (root / "etc").mkdir()
-    (root / "etc/os-release").write_text(
-        'PRETTY_NAME="Raspbian GNU/Linux 12 (bookworm)"\nVERSION_ID="12"\n'
-    )
-    members = user_groups or ()
-    groups = ["root:x:0:", "codenames-table:x:990:"]
-    for gid, group in enumerate(("gpio", "i2c", "spi"), start=997):
-        groups.append(f"{group}:x:{gid}:pi" + (",codenames-table" if group in members else ""))
-    (root / "etc/group").write_text("\n".join(groups) + "\n")
-    users = ["root:x:0:0:root:/root:/bin/sh"]
-    if user_groups is not None:
-        users.append("codenames-table:x:990:990::/nonexistent:/usr/sbin/nologin")
-    (root / "etc/passwd").write_text("\n".join(users) + "\n")
-    (root / "dev").mkdir()
-    for node in devices:
-        (root / "dev" / node).touch()
-    return root
-
-
-def run_script(
-    script: Path, *args: str, root: Path, user: tuple[str, ...] = ()
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*user, "sh", str(script), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "CODENAMES_TABLE_ROOT": str(root)},
-        timeout=30,
-    )
-
-
-def missing_lines(output: str) -> list[str]:
-    return [line for line in output.splitlines() if line.startswith("MISSING:")]
-
-
-def needs_root() -> None:
-    if os.geteuid() != 0:
-        pytest.skip("the check reports 'not root' first when not run as root")
 
 
 def test_check_names_i2c_and_spi_when_they_are_not_enabled(tmp_path: Path) -> None:
