@@ -54,3 +54,10 @@ install:
 # Removes all that `install` put in place but the saved games (/var/lib/codenames-table).
 uninstall:
 	sh systemd/uninstall.sh
+
+# Not part of `make test` (many minutes under qemu), as root on Debian or Ubuntu: run install.sh in
+# an arm64 Debian Bookworm root as on a fresh 64-bit Raspberry Pi OS, and import every hardware
+# library from the venv it installs (systemd/pi_userland.sh; the root is cached in
+# .cache/pi-userland). PI_USERLAND_ARGS=--refresh-constraints rewrites systemd/pi-constraints.txt.
+pi-userland:
+	sh systemd/pi_userland.sh $(PI_USERLAND_ARGS)
