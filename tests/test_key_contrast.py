@@ -4,7 +4,9 @@ catch a key that does not."""
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -135,3 +137,16 @@ def test_a_figure_under_the_goal_makes_the_report_fail(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "1 of 2 under the goal" in out
     assert "red / bystander" in out
+
+
+def test_the_readme_shows_the_figures_the_script_measures() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### The LED key's contrast", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if re.match(r"\| \d \(", line)]
+    shown = {int(row[2]): [float(n) for n in re.findall(r"\*\*([\d.]+)\*\*", row)] for row in rows}
+    measured: dict[int, list[float]] = {}
+    for level, _, figure in measure(LedStyle()):
+        measured.setdefault(level, []).append(round(figure.delta_e, 1))
+    assert shown == measured
+    for level, brightness in BRIGHTNESS_STEPS.items():
+        assert f"| {level} (" in section and f"→ {brightness}) |" in section
