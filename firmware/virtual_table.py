@@ -132,7 +132,8 @@ class VirtualTable:
             events=self.events,
         )
         # Past the debounce time, with a scan period to spare.
-        self._settle_s = max(SETTLE_S, config.inputs.debounce_ms / 1000 + 0.01)
+        self.settle_s = max(SETTLE_S, config.inputs.debounce_ms / 1000 + 0.01)
+        """How long after a release its debounced event has surely been handled."""
         self._loop: threading.Thread | None = None
         self._stop_loop = threading.Event()
         self._closed = False
@@ -199,14 +200,14 @@ class VirtualTable:
         self.circuit.press_pad(coord)
         self.wait(hold_s)
         self.circuit.release_pad(coord)
-        self.wait(self._settle_s)
+        self.wait(self.settle_s)
 
     def press_button(self, button: ConsoleButton, hold_s: float = PRESS_S) -> None:
         """Press a console button for `hold_s` seconds, then let go."""
         self.circuit.press_button(button)
         self.wait(hold_s)
         self.circuit.release_button(button)
-        self.wait(self._settle_s)
+        self.wait(self.settle_s)
 
     def turn(self, detents: int) -> None:
         """Turn the encoder: positive clockwise."""
@@ -218,7 +219,7 @@ class VirtualTable:
         self.encoder.press()
         self.wait(hold_s)
         self.encoder.release()
-        self.wait(self._settle_s)
+        self.wait(self.settle_s)
 
     def close(self) -> None:
         """Stop the devices; idempotent. The saved games stay on disk."""
