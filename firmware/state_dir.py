@@ -5,7 +5,7 @@ its place, is a setup mistake, reported in one line rather than met as a traceba
 store); and the service's folder must survive a reboot (a relative path depends on the working
 directory, and `/tmp`, `/var/tmp`, `/run` and `/dev/shm` are emptied at boot or live in RAM).
 Faults of the disk itself (full, read-only, failing) are the store's to handle: it plays on in
-memory and says "Not saving!".
+memory and the OLED says "Not saving: <reason>".
 """
 
 from __future__ import annotations
