@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest bench key-contrast translations clean install uninstall sim
+.PHONY: test lint typecheck pytest bench key-contrast translations clean install uninstall sim service-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -61,3 +61,10 @@ uninstall:
 # .cache/pi-userland). PI_USERLAND_ARGS=--refresh-constraints rewrites systemd/pi-constraints.txt.
 pi-userland:
 	sh systemd/pi_userland.sh $(PI_USERLAND_ARGS)
+
+# The service under a real systemd (Debian Bookworm's 252, the Pi's), in a container, as root:
+# install.sh, then readiness, saving, the watchdog, restarts, a config error, a clean stop, the
+# sandbox and the security score (README: The service under systemd). The Bookworm root is cached
+# in .cache/service-test. Skips, saying why, where no container can boot; CI runs it.
+service-test:
+	python3 -m tools.service_test

@@ -246,11 +246,12 @@ class ServiceChecks:
         report = self.report
         if report.check("SIGSTOP: systemd's watchdog fired", bool(timeouts), entries[-5:]):
             elapsed = (timeouts[0].realtime_us - stopped_at_us) / 1e6
-            # The last WATCHDOG=1 came at most a heartbeat (1 s) before the stop.
+            # The last WATCHDOG=1 came less than 1.5 s before the stop (the unit's promise);
+            # systemd's timers may fire up to 250 ms late, and the journal notes it after.
             report.check(
-                f"SIGSTOP: the watchdog fired within WatchdogSec={self.watchdog_s:g} s",
-                self.watchdog_s - 1.5 <= elapsed <= self.watchdog_s + 0.5,
-                f"{elapsed:.2f} s after the stop",
+                f"SIGSTOP: the watchdog fired {elapsed:.1f} s after the stop "
+                f"(WatchdogSec={self.watchdog_s:g})",
+                self.watchdog_s - 1.5 <= elapsed <= self.watchdog_s + 1.0,
             )
         report.check(
             "SIGSTOP: restarted once (NRestarts=1)", after["NRestarts"] == "1", after["NRestarts"]

@@ -116,13 +116,14 @@ def install_host_tools(packages: Sequence[str]) -> None:
             raise ContainerError(f"{' '.join(command)} failed: {result.stderr.strip()[-500:]}")
 
 
-def root_stamp(packages: Iterable[str] = PACKAGES, suite: str = SUITE) -> str:
+def root_stamp(packages: Iterable[str] | None = None, suite: str = SUITE) -> str:
     """What the cached root was built from: a change of it rebuilds the root.
 
     >>> root_stamp(["b", "a"], "bookworm")
     'suite=bookworm include=a,b\\n'
     """
-    return f"suite={suite} include={','.join(sorted(packages))}\n"
+    included = PACKAGES if packages is None else packages
+    return f"suite={suite} include={','.join(sorted(included))}\n"
 
 
 def cached_root(cache: Path, mirror: str, log: Path) -> Path:
