@@ -1,17 +1,13 @@
-"""The table's OLED: an SSD1306 128 × 64 on I2C showing 1-bit Pillow images, sending only changes.
+"""The table's OLED as the application sees it: `show()` an image, never wait on the bus.
 
-Adafruit's `SSD1306_I2C` initialises the chip and sets contrast, orientation and power; frames go
-out here instead, because its `show()` always sends the whole 1 KB (about 92 ms at the Pi's
-default 100 kHz, 23 ms at 400 kHz). `Oled` remembers what the chip holds and sends only the
-windows (column span × page run) that changed, each as one column/page address command and one
-data write in horizontal addressing mode.
-
-The table never stops for the display: an `OSError` from the bus (errno 121 with loose wires)
-marks it down, logs one warning per outage, and re-initialises it with exponential back-off on
-the injected clock; `show()` meanwhile only remembers the newest image. Once the chip answers
-again it is initialised afresh (a chip that lost power forgets its settings) and the current
-screen is drawn again in full. Against burn-in, the picture is shifted by a pixel or so every
-few minutes, and `set_dimmed` lowers the contrast (the table dims it when it sleeps).
+Underneath, a `firmware.ssd1306_link.Ssd1306Link` sets the chip up with Adafruit's driver and
+sends only what changed. This module is what keeps it alive: an `OSError` from the bus (errno 121
+with loose wires) marks the display down, logs one warning per outage, and re-initialises it
+with exponential back-off on the injected clock; `show()` meanwhile only remembers the newest
+image. Once the chip answers again it is initialised afresh (a chip that lost power forgets its
+settings) and the current screen is drawn again in full. Against burn-in, the picture is
+shifted by a pixel or so every few minutes, and `set_dimmed` lowers the contrast (the table dims
+it when it sleeps).
 
 Clock timers run on the clock's thread on the Pi, the display worker calls `show()` on its own:
 whichever thread finds work takes the I/O lock and does it all, the other returns at once.
@@ -20,61 +16,24 @@ whichever thread finds work takes the I/O lock and does it all, the other return
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from PIL import Image
 
 from firmware.clock import Clock, Timer
+from firmware.framebuffer_diff import check_image, image_to_ram
+from firmware.ssd1306_link import I2CBus, Ssd1306Link
+from firmware.ssd1306_protocol import FRAME_BYTES
 
 log = logging.getLogger(__name__)
-
-WIDTH = 128
-HEIGHT = 64
-PAGES = HEIGHT // 8
-FRAME_BYTES = WIDTH * PAGES
-"""Display RAM bytes: one bit per pixel."""
 
 FULL_FRAME_BYTES = 6 * 2 + 1 + FRAME_BYTES
 """Bytes that Adafruit's `show()` writes for one frame: six 2-byte commands, then 0x40 and RAM."""
 
-WINDOW_OVERHEAD = 8
-"""Bytes around each window's data: 0x00 21 c0 c1 22 p0 p1 in one write, 0x40 before the data."""
-
 _MAX_SHIFT = 4
-
-_DECODER_FLUSH = bytes(7)
-"""Control byte 0x00 (commands follow) and six 0x00 commands or arguments."""
-
-
-class I2CBus(Protocol):
-    """What `adafruit_bus_device` needs from a bus: `busio.I2C` or a `VirtualI2C`."""
-
-    def try_lock(self) -> bool: ...
-
-    def unlock(self) -> None: ...
-
-    def writeto(
-        self,
-        address: int,
-        buffer: bytes | bytearray | memoryview,
-        *,
-        start: int = 0,
-        end: int | None = None,
-    ) -> None: ...
-
-    def readfrom_into(
-        self,
-        address: int,
-        buffer: bytearray | memoryview,
-        *,
-        start: int = 0,
-        end: int | None = None,
-    ) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -112,87 +71,6 @@ class OledConfig:
             raise ValueError(f"OLED shift offsets must be one or more within ±{_MAX_SHIFT} px")
         if not 0 < self.retry_first <= self.retry_max:
             raise ValueError("OLED back-off needs 0 < retry_first <= retry_max")
-
-
-@dataclass(frozen=True)
-class Window:
-    """A rectangle of display RAM sent in one go: pages and columns, both inclusive."""
-
-    first_page: int
-    last_page: int
-    first_column: int
-    last_column: int
-
-    @property
-    def cost(self) -> int:
-        """Bytes written on the bus to send this window."""
-        pages = self.last_page - self.first_page + 1
-        return WINDOW_OVERHEAD + pages * (self.last_column - self.first_column + 1)
-
-
-FULL_WINDOW = Window(0, PAGES - 1, 0, WIDTH - 1)
-
-
-def image_to_ram(image: Image.Image) -> bytes:
-    """The SSD1306 RAM of a 1-bit 128 × 64 image: page p, column c, bit b is pixel (c, 8p+b)."""
-    check_image(image)
-    # A quarter turn clockwise makes row c hold column c from the bottom pixel up; Pillow packs
-    # eight pixels a byte, first in bit 7, so byte k of that row is page 7-k with y=8p in bit 0.
-    packed = image.transpose(Image.Transpose.ROTATE_270).tobytes()
-    return b"".join(packed[PAGES - 1 - page :: PAGES] for page in range(PAGES))
-
-
-def check_image(image: Image.Image) -> None:
-    """Refuse anything but a 1-bit 128 × 64 image: converting here would hide a screen bug."""
-    if image.mode != "1" or image.size != (WIDTH, HEIGHT):
-        raise ValueError(
-            f"the OLED shows 1-bit {WIDTH}×{HEIGHT} images, not mode {image.mode!r} "
-            f"{image.size[0]}×{image.size[1]}"
-        )
-
-
-def changed_spans(old: bytes, new: bytes) -> list[tuple[int, int] | None]:
-    """Per page, the first and last column whose byte differs, or None if the page is the same."""
-    spans: list[tuple[int, int] | None] = []
-    for page in range(PAGES):
-        start = page * WIDTH
-        if old[start : start + WIDTH] == new[start : start + WIDTH]:
-            spans.append(None)
-            continue
-        first = next(c for c in range(WIDTH) if old[start + c] != new[start + c])
-        last = next(c for c in reversed(range(WIDTH)) if old[start + c] != new[start + c])
-        spans.append((first, last))
-    return spans
-
-
-def plan_windows(old: bytes | None, new: bytes) -> list[Window]:
-    """The cheapest windows that carry every changed byte (all of it when `old` is unknown).
-
-    Neighbouring changed pages may share one window, whose columns span both, when that costs
-    fewer bytes than a window each; unchanged bytes inside a window are sent again.
-    """
-    if old is None:
-        return [FULL_WINDOW]
-    spans = changed_spans(old, new)
-    # best[k]: cheapest (cost, windows) covering the changes of pages 0 … k-1.
-    best: list[tuple[int, list[Window]]] = [(0, [])]
-    for end in range(1, PAGES + 1):
-        if spans[end - 1] is None:
-            best.append(best[end - 1])
-            continue
-        choice: tuple[int, list[Window]] = (1 << 30, [])
-        first_column, last_column = WIDTH, -1
-        for start in reversed(range(end)):
-            span = spans[start]
-            if span is None:
-                continue  # a window starting on an unchanged page costs more for nothing
-            first_column, last_column = min(first_column, span[0]), max(last_column, span[1])
-            window = Window(start, end - 1, first_column, last_column)
-            cost = best[start][0] + window.cost
-            if cost < choice[0]:
-                choice = (cost, [*best[start][1], window])
-        best.append(choice)
-    return best[PAGES][1]
 
 
 class Oled:
@@ -233,9 +111,7 @@ class Oled:
         clock's thread also scans the switches, and a redraw would hold it for 23-92 ms."""
         # What the chip holds: only touched by the thread that holds _io.
         self._io = threading.Lock()
-        self._driver: Any = None
-        self._ram: bytes | None = None
-        self._contrast: int | None = None
+        self._chip: Ssd1306Link | None = None
         with self._lock:
             if self.config.shift_every is not None and len(self.config.shift_offsets) > 1:
                 self._shift_timer = clock.call_later(self.config.shift_every, self._shift_due)
@@ -292,11 +168,11 @@ class Oled:
             if timer is not None:
                 timer.cancel()
         with self._io:  # after any transfer in flight
-            if self._driver is not None:
+            if self._chip is not None:
                 # A display that does not answer is dark or soon will be.
                 with contextlib.suppress(OSError):
-                    self._driver.poweroff()
-                self._driver = None
+                    self._chip.poweroff()
+                self._chip = None
             if self._owns_bus and self._bus is not None:
                 deinit: Callable[[], None] | None = getattr(self._bus, "deinit", None)
                 if deinit is not None:
@@ -362,9 +238,8 @@ class Oled:
                 dimmed = self._dimmed
             if up or init_due:  # while down, only the retry timer brings the chip back
                 try:
-                    if not up:
-                        self._initialise()
-                    self._update(image, offset, dimmed)
+                    chip = self._initialise() if self._chip is None else self._chip
+                    self._update(chip, image, offset, dimmed)
                 except OSError as error:
                     self._fail(error)
                 else:
@@ -372,76 +247,25 @@ class Oled:
             with self._lock:
                 self._done = wanted
 
-    def _initialise(self) -> None:
-        import adafruit_ssd1306
-        from adafruit_bus_device.i2c_device import I2CDevice
-
+    def _initialise(self) -> Ssd1306Link:
         with self._lock:
             self._init_due = False
-        self._driver = None
-        self._ram = self._contrast = None  # a fresh chip's RAM is garbage: redraw in full
         if self._bus is None:
             self._bus = _open_board_i2c()
-        # The chip's decoder keeps a command waiting for its arguments across writes, so a lost
-        # write (or a restart of ours mid-command) can make it read the init as arguments.
-        # Adafruit's init happens to open with two commands it can spare; six zero bytes do not
-        # rely on that: they complete the longest command (scroll set-up), 0x00 as a command
-        # only sets the page mode start column, and whatever the zeros set, the init sets again.
-        flush = I2CDevice(self._bus, self.config.address, probe=False)
-        with flush:
-            flush.write(_DECODER_FLUSH)
-        try:
-            driver = adafruit_ssd1306.SSD1306_I2C(
-                WIDTH, HEIGHT, self._bus, addr=self.config.address
-            )
-        except ValueError as error:
-            # Adafruit's probe reports a silent bus as ValueError; any other one is a bug.
-            if not str(error).startswith("No I2C device"):
-                raise
-            raise OSError(errno.ENXIO, str(error)) from error
-        if self.config.rotate_180:
-            # Adafruit's init sets 0xA1/0xC8, which is upright; its rotate(False) sends
-            # 0xA0/0xC0, the half turn. The remap applies to data written next: full redraw.
-            driver.rotate(False)
-        self._driver = driver
+        self._chip = Ssd1306Link(self._bus, self.config.address, rotate_180=self.config.rotate_180)
         with self._lock:
             self._up = True
+        return self._chip
 
-    def _update(self, image: Image.Image | None, offset: tuple[int, int], dimmed: bool) -> None:
-        contrast = self.config.dim_contrast if dimmed else self.config.contrast
-        if contrast != self._contrast:
-            self._driver.contrast(contrast)
-            self._contrast = contrast
-        if image is None:
-            return
-        ram = image_to_ram(_shifted(image, offset))
-        if ram == self._ram:
-            return
-        windows = plan_windows(self._ram, ram)
-        self._ram = None  # unknown until every window is through
-        device = self._driver.i2c_device
-        for window in windows:
-            with device:
-                device.write(
-                    bytes(
-                        (
-                            0x00,  # control byte: commands follow
-                            0x21,
-                            window.first_column,
-                            window.last_column,
-                            0x22,
-                            window.first_page,
-                            window.last_page,
-                        )
-                    )
-                )
-            with device:
-                device.write(_window_data(ram, window))
-        self._ram = ram
+    def _update(
+        self, chip: Ssd1306Link, image: Image.Image | None, offset: tuple[int, int], dimmed: bool
+    ) -> None:
+        chip.set_contrast(self.config.dim_contrast if dimmed else self.config.contrast)
+        if image is not None:
+            chip.draw(image_to_ram(_shifted(image, offset)))
 
     def _fail(self, error: Exception) -> None:
-        self._driver = None
-        self._ram = self._contrast = None
+        self._chip = None
         with self._lock:
             self._up = False
             self._init_due = False
@@ -489,14 +313,6 @@ def _shifted(image: Image.Image, offset: tuple[int, int]) -> Image.Image:
     moved = Image.new("1", image.size, 0)
     moved.paste(image, offset)
     return moved
-
-
-def _window_data(ram: bytes, window: Window) -> bytes:
-    parts: list[bytes] = [b"\x40"]  # control byte: data follows
-    for page in range(window.first_page, window.last_page + 1):
-        start = page * WIDTH
-        parts.append(ram[start + window.first_column : start + window.last_column + 1])
-    return b"".join(parts)
 
 
 def _open_board_i2c() -> I2CBus:

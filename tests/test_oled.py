@@ -2,7 +2,7 @@
 
 Everything below `Oled` is real except the bus: Adafruit's `SSD1306_I2C` talks to a
 `VirtualI2C` carrying a `VirtualSSD1306`, whose RAM is what the tests read back. Time is a
-`VirtualClock`; nothing sleeps.
+`VirtualClock`; nothing sleeps. The pure planning is tested in `test_framebuffer_diff`.
 """
 
 from __future__ import annotations
@@ -11,163 +11,35 @@ import logging
 import random
 import sys
 import types
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from firmware.clock import VirtualClock
-from firmware.oled import (
-    FULL_FRAME_BYTES,
-    FULL_WINDOW,
-    WINDOW_OVERHEAD,
-    Oled,
-    OledConfig,
-    Window,
-    image_to_ram,
-    plan_windows,
-)
+from firmware.framebuffer_diff import WINDOW_OVERHEAD
+from firmware.oled import FULL_FRAME_BYTES, Oled, OledConfig
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
-
-ADDRESS = 0x3C
-SIZE = (128, 64)
-STILL = OledConfig(shift_every=None)
-"""No timers of its own: the picture on the chip is exactly the last image shown."""
-
-
-@dataclass
-class Rig:
-    clock: VirtualClock
-    bus: VirtualI2C
-    chip: VirtualSSD1306
-    oled: Oled
-
-
-@contextmanager
-def rig(
-    config: OledConfig = STILL,
-    *,
-    plugged: bool = True,
-    pace: Callable[[float], None] | None = None,
-    clock: VirtualClock | None = None,
-    strict: bool = True,
-    before: Callable[[VirtualSSD1306], None] | None = None,
-) -> Iterator[Rig]:
-    """The OLED on a virtual bus; `strict=False` for a chip that sees cut-off writes."""
-    clock = clock or VirtualClock()
-    bus = VirtualI2C(record=True, pace=pace)
-    chip = VirtualSSD1306(strict=strict)
-    if before is not None:
-        before(chip)
-    bus.attach(ADDRESS, chip)
-    if not plugged:
-        bus.unplug(ADDRESS)
-    with Oled(clock, i2c=bus, config=config) as oled:
-        bus.reset_counters()
-        yield Rig(clock, bus, chip, oled)
-
-
-def blank() -> Image.Image:
-    return Image.new("1", SIZE, 0)
-
-
-def with_pixels(*points: tuple[int, int]) -> Image.Image:
-    image = blank()
-    for point in points:
-        image.putpixel(point, 1)
-    return image
-
-
-def shows(chip: VirtualSSD1306, image: Image.Image) -> bool:
-    """Whether the chip's RAM holds exactly `image`, read back by the model's own decoder."""
-    return chip.to_image().tobytes() == image.tobytes()
-
-
-def naive_ram(image: Image.Image) -> bytes:
-    """The datasheet's layout, pixel by pixel: page p, column c, bit b is pixel (c, 8p+b)."""
-    pixels = image.load()
-    assert pixels is not None
-    return bytes(
-        sum(1 << bit for bit in range(8) if pixels[column, page * 8 + bit])
-        for page in range(8)
-        for column in range(128)
-    )
-
-
-def page_spans(old: bytes, new: bytes) -> list[tuple[int, int]]:
-    spans = []
-    for page in range(8):
-        changed = [c for c in range(128) if old[page * 128 + c] != new[page * 128 + c]]
-        if changed:
-            spans.append((changed[0], changed[-1]))
-    return spans
-
-
-# Strategies: screens change the way UIs do, in patches, with the odd full repaint.
-
-rectangles = st.tuples(
-    st.integers(0, 127), st.integers(0, 63), st.integers(1, 48), st.integers(1, 24), st.booleans()
+from tests.oled_helpers import (
+    ADDRESS,
+    SIZE,
+    STILL,
+    apply,
+    blank,
+    edits,
+    page_spans,
+    rig,
+    shows,
+    with_pixels,
 )
-noise = st.binary(min_size=1024, max_size=1024).map(lambda raw: Image.frombytes("1", SIZE, raw))
-edits = st.one_of(st.lists(rectangles, max_size=4), noise)
-
-
-def apply(
-    canvas: Image.Image, edit: list[tuple[int, int, int, int, bool]] | Image.Image
-) -> Image.Image:
-    if isinstance(edit, Image.Image):
-        return edit.copy()
-    image = canvas.copy()
-    draw = ImageDraw.Draw(image)
-    for x, y, width, height, colour in edit:
-        draw.rectangle((x, y, x + width - 1, y + height - 1), fill=int(colour))
-    return image
-
-
-# Packing and planning
-
-
-@given(noise)
-def test_image_to_ram_follows_the_datasheet_layout(image: Image.Image) -> None:
-    assert image_to_ram(image) == naive_ram(image)
 
 
 @pytest.mark.parametrize("image", [Image.new("L", SIZE), Image.new("1", (128, 32))])
 def test_only_1_bit_128_by_64_images_are_taken(image: Image.Image) -> None:
-    with pytest.raises(ValueError, match="1-bit 128×64"):
-        image_to_ram(image)
-    with rig() as table, pytest.raises(ValueError):
+    with rig() as table, pytest.raises(ValueError, match="1-bit 128×64"):
         table.oled.show(image)
-
-
-@given(st.binary(min_size=1024, max_size=1024), st.lists(edits, min_size=1, max_size=1))
-def test_planned_windows_carry_every_change_and_cost_no_more_than_a_window_a_page(
-    old: bytes, edit: list[list[tuple[int, int, int, int, bool]] | Image.Image]
-) -> None:
-    new = image_to_ram(apply(Image.frombytes("1", SIZE, old), edit[0]))
-    old_ram = image_to_ram(Image.frombytes("1", SIZE, old))
-    windows = plan_windows(old_ram, new)
-    ram = bytearray(old_ram)
-    for window in windows:
-        for page in range(window.first_page, window.last_page + 1):
-            for column in range(window.first_column, window.last_column + 1):
-                ram[page * 128 + column] = new[page * 128 + column]
-    assert ram == new
-    cost = sum(window.cost for window in windows)
-    spans = page_spans(old_ram, new)
-    assert cost <= sum(WINDOW_OVERHEAD + last - first + 1 for first, last in spans)
-    assert cost <= FULL_WINDOW.cost
-    assert (cost == 0) == (old_ram == new)
-
-
-def test_unknown_ram_is_sent_whole() -> None:
-    assert plan_windows(None, bytes(1024)) == [FULL_WINDOW]
-    assert FULL_WINDOW.cost < FULL_FRAME_BYTES
 
 
 # Partial updates on the virtual display
@@ -511,7 +383,3 @@ def test_close_while_down_does_not_raise() -> None:
 def test_bad_settings_are_refused(bad: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         OledConfig(**bad)  # type: ignore[arg-type]
-
-
-def test_window_cost_counts_overhead_and_every_byte() -> None:
-    assert Window(1, 2, 5, 6).cost == WINDOW_OVERHEAD + 4
