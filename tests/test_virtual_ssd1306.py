@@ -14,14 +14,9 @@ import pytest
 
 from firmware.clock import VirtualClock
 from firmware.oled import FULL_FRAME_BYTES
+from firmware.ssd1306_protocol import PAGES, WIDTH, AddressingMode
 from firmware.virtual.i2c import VirtualI2C
-from firmware.virtual.ssd1306 import (
-    PAGES,
-    WIDTH,
-    AddressingMode,
-    ProtocolError,
-    VirtualSSD1306,
-)
+from firmware.virtual.ssd1306 import ProtocolError, VirtualSSD1306
 
 ADDRESS = 0x3C
 

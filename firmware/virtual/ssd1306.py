@@ -4,7 +4,8 @@ It sits on a `firmware.virtual.i2c.VirtualI2C` bus under the real `adafruit_ssd1
 keeps what the chip keeps: the 1 KB display RAM (page p, column c, bit b is the pixel x=c,
 y=8p+b), the address pointers of the three addressing modes, and the settings that change what
 the glass shows (on/off, contrast, inversion, orientation). Tests read `memory`, `pixel()` or
-`to_image()`; the desktop simulation shows `visible_image()`.
+`to_image()`; the desktop simulation shows `visible_image()`. It decodes the opcodes of
+`firmware.ssd1306_protocol`, the module the table's driver writes them from.
 
 Deviations from the chip, on purpose: segment remap is applied when the glass is drawn rather
 than when data is written (the chip maps columns at write time, so the two differ only for data
@@ -16,57 +17,61 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from enum import Enum
 
 from PIL import Image, ImageChops
 
-WIDTH = 128
-HEIGHT = 64
-PAGES = HEIGHT // 8
+from firmware.ssd1306_protocol import (
+    ARGUMENT_COUNTS,
+    CONTINUATION,
+    DATA,
+    HEIGHT,
+    PAGES,
+    WIDTH,
+    AddressingMode,
+    Command,
+    command_of,
+)
 
 _POWER_ON_PATTERN = bytes((index * 37 + 11) & 0xFF for index in range(WIDTH * PAGES))
 """RAM content at power-on is undefined; garbage (not blank) catches a driver that skips redraws."""
+
+_STATUS_DISPLAY_OFF = 0x40
+"""Status byte bit 6: the display is off."""
 
 
 class ProtocolError(ValueError):
     """A byte stream a correct driver never sends: bad control byte, unknown command, bad value."""
 
 
-class AddressingMode(Enum):
-    """How the RAM pointer moves after each data byte (command 0x20)."""
-
-    HORIZONTAL = 0
-    """Along the columns of the window, then to the next page of the window."""
-    VERTICAL = 1
-    """Down the pages of the window, then to the next column of the window."""
-    PAGE = 2
-    """Along one page only, wrapping back to the start column (the power-on mode)."""
-
-
-_NOT_DRAWN = frozenset((0x26, 0x27, 0x29, 0x2A, 0xA3, 0xAD, 0xD5, 0xD9, 0xDA, 0xDB, 0xE3))
+_NOT_DRAWN = frozenset(
+    (
+        Command.RIGHT_HORIZONTAL_SCROLL_SETUP,
+        Command.LEFT_HORIZONTAL_SCROLL_SETUP,
+        Command.VERTICAL_AND_RIGHT_HORIZONTAL_SCROLL_SETUP,
+        Command.VERTICAL_AND_LEFT_HORIZONTAL_SCROLL_SETUP,
+        Command.SET_VERTICAL_SCROLL_AREA,
+        Command.INTERNAL_IREF_SETTING,
+        Command.SET_DISPLAY_CLOCK_DIVIDE,
+        Command.SET_PRECHARGE_PERIOD,
+        Command.SET_COM_PINS_CONFIGURATION,
+        Command.SET_VCOMH_DESELECT_LEVEL,
+        Command.NOP,
+    )
+)
 """Commands the model accepts and leaves out of the picture: scroll set-up, and timing, drive
 and no-op commands, which change nothing a picture shows."""
 
-_ARGUMENT_COUNTS: dict[int, int] = {
-    0x20: 1,  # memory addressing mode
-    0x21: 2,  # column window
-    0x22: 2,  # page window
-    0x26: 6,  # right horizontal scroll set-up
-    0x27: 6,  # left horizontal scroll set-up
-    0x29: 5,  # vertical and right horizontal scroll set-up
-    0x2A: 5,  # vertical and left horizontal scroll set-up
-    0x81: 1,  # contrast
-    0x8D: 1,  # charge pump
-    0xA3: 2,  # vertical scroll area
-    0xA8: 1,  # multiplex ratio
-    0xAD: 1,  # internal IREF selection (SSD1306B; Adafruit's init sends it)
-    0xD3: 1,  # display offset
-    0xD5: 1,  # display clock divide ratio
-    0xD9: 1,  # pre-charge period
-    0xDA: 1,  # COM pins configuration
-    0xDB: 1,  # VCOMH deselect level
-}
-"""Commands that take argument bytes, and how many."""
+_POINTER_COMMANDS = frozenset(
+    (
+        Command.SET_LOWER_COLUMN_START,
+        Command.SET_HIGHER_COLUMN_START,
+        Command.SET_MEMORY_ADDRESSING_MODE,
+        Command.SET_COLUMN_ADDRESS,
+        Command.SET_PAGE_ADDRESS,
+        Command.SET_PAGE_START,
+    )
+)
+"""Commands that move the RAM pointer or change how it moves."""
 
 
 class VirtualSSD1306:
@@ -134,10 +139,10 @@ class VirtualSSD1306:
             while index < len(data):
                 control = data[index]
                 index += 1
-                if control & 0x3F:
+                if control & ~(CONTINUATION | DATA):
                     self._anomaly(f"0x{control:02x} is not a control byte")
-                feed = self._data if control & 0x40 else self._command_byte
-                if control & 0x80:
+                feed = self._data if control & DATA else self._command_byte
+                if control & CONTINUATION:
                     if index < len(data):
                         feed(data[index])
                         index += 1
@@ -151,7 +156,7 @@ class VirtualSSD1306:
     def read(self, count: int) -> bytes:
         """The status byte, repeated: bit 6 is set while the display is off."""
         with self._lock:
-            status = 0x00 if self.display_on else 0x40
+            status = 0x00 if self.display_on else _STATUS_DISPLAY_OFF
         return bytes([status]) * count
 
     # Reading the RAM and the glass
@@ -222,63 +227,75 @@ class VirtualSSD1306:
             if not self._awaiting:
                 self._run(self._command[0], self._command[1:])
             return
-        count = _ARGUMENT_COUNTS.get(byte, 0)
+        command = command_of(byte)
+        count = 0 if command is None else ARGUMENT_COUNTS.get(command, 0)
         if count:
             self._command = [byte]
             self._awaiting = count
         else:
             self._run(byte, [])
 
-    def _run(self, command: int, arguments: list[int]) -> None:
+    def _run(self, byte: int, arguments: list[int]) -> None:
+        command = command_of(byte)
+        if command is None:
+            self._anomaly(f"0x{byte:02x} is not an SSD1306 command")
+        elif command in _POINTER_COMMANDS:
+            self._move_pointer(command, byte, arguments)
+        elif command not in _NOT_DRAWN:
+            self._set(command, byte, arguments)
+
+    def _move_pointer(self, command: Command, byte: int, arguments: list[int]) -> None:
         page_mode = self.addressing_mode is AddressingMode.PAGE
-        if command <= 0x1F:
-            # Two nibble commands build the page mode start column: 0x0L the low, 0x1H the high.
-            if page_mode:
-                start = self._page_mode_start_column
-                low = command <= 0x0F
-                start = (start & 0x70) | command if low else (command & 0x07) << 4 | (start & 0x0F)
-                self.column = self._page_mode_start_column = start
-        elif command == 0x20:
-            mode = arguments[0] & 0x03
-            if mode == 0x03:
-                self._anomaly("0x20 0x03 is not an addressing mode")
-            else:
-                self.addressing_mode = AddressingMode(mode)
-        elif command == 0x21:
-            self.column_window = self._window(command, arguments, 0x7F)
-            self.column = self.column_window[0]
-        elif command == 0x22:
-            self.page_window = self._window(command, arguments, 0x07)
-            self.page = self.page_window[0]
-        elif command in _NOT_DRAWN:
-            return
-        elif command in (0x2E, 0x2F):
-            self.scrolling = command == 0x2F
-        elif 0x40 <= command <= 0x7F:
-            self.start_line = command & 0x3F
-        elif command == 0x81:
-            self.contrast = arguments[0]
-        elif command == 0x8D:
-            self.charge_pump = bool(arguments[0] & 0x04)
-        elif command in (0xA0, 0xA1):
-            self.segment_remap = command == 0xA1
-        elif command in (0xA4, 0xA5):
-            self.entire_on = command == 0xA5
-        elif command in (0xA6, 0xA7):
-            self.inverted = command == 0xA7
-        elif command == 0xA8:
-            self.multiplex_ratio = (arguments[0] & 0x3F) + 1
-        elif command in (0xAE, 0xAF):
-            self.display_on = command == 0xAF
-        elif 0xB0 <= command <= 0xB7:
-            if page_mode:
-                self.page = command & 0x07
-        elif command in (0xC0, 0xC8):
-            self.com_reversed = command == 0xC8
-        elif command == 0xD3:
-            self.display_offset = arguments[0] & 0x3F
-        else:
-            self._anomaly(f"0x{command:02x} is not an SSD1306 command")
+        match command:
+            case Command.SET_LOWER_COLUMN_START | Command.SET_HIGHER_COLUMN_START:
+                # The two nibbles of the page mode start column, each kept while the other is set.
+                if page_mode:
+                    start = self._page_mode_start_column
+                    if command is Command.SET_LOWER_COLUMN_START:
+                        start = (start & 0x70) | (byte & 0x0F)
+                    else:
+                        start = (byte & 0x07) << 4 | (start & 0x0F)
+                    self.column = self._page_mode_start_column = start
+            case Command.SET_MEMORY_ADDRESSING_MODE:
+                mode = arguments[0] & 0x03
+                if mode == 0x03:
+                    self._anomaly(f"0x{byte:02x} 0x03 is not an addressing mode")
+                else:
+                    self.addressing_mode = AddressingMode(mode)
+            case Command.SET_COLUMN_ADDRESS:
+                self.column_window = self._window(byte, arguments, WIDTH - 1)
+                self.column = self.column_window[0]
+            case Command.SET_PAGE_ADDRESS:
+                self.page_window = self._window(byte, arguments, PAGES - 1)
+                self.page = self.page_window[0]
+            case Command.SET_PAGE_START:
+                if page_mode:
+                    self.page = byte & 0x07
+
+    def _set(self, command: Command, byte: int, arguments: list[int]) -> None:
+        match command:
+            case Command.DEACTIVATE_SCROLL | Command.ACTIVATE_SCROLL:
+                self.scrolling = command is Command.ACTIVATE_SCROLL
+            case Command.SET_DISPLAY_START_LINE:
+                self.start_line = byte & 0x3F
+            case Command.SET_CONTRAST_CONTROL:
+                self.contrast = arguments[0]
+            case Command.CHARGE_PUMP_SETTING:
+                self.charge_pump = bool(arguments[0] & 0x04)
+            case Command.SET_SEGMENT_REMAP_NORMAL | Command.SET_SEGMENT_REMAP_REVERSED:
+                self.segment_remap = command is Command.SET_SEGMENT_REMAP_REVERSED
+            case Command.ENTIRE_DISPLAY_FOLLOWS_RAM | Command.ENTIRE_DISPLAY_ON:
+                self.entire_on = command is Command.ENTIRE_DISPLAY_ON
+            case Command.SET_NORMAL_DISPLAY | Command.SET_INVERSE_DISPLAY:
+                self.inverted = command is Command.SET_INVERSE_DISPLAY
+            case Command.SET_MULTIPLEX_RATIO:
+                self.multiplex_ratio = (arguments[0] & 0x3F) + 1
+            case Command.SET_DISPLAY_OFF | Command.SET_DISPLAY_ON:
+                self.display_on = command is Command.SET_DISPLAY_ON
+            case Command.SET_COM_SCAN_NORMAL | Command.SET_COM_SCAN_REMAPPED:
+                self.com_reversed = command is Command.SET_COM_SCAN_REMAPPED
+            case Command.SET_DISPLAY_OFFSET:
+                self.display_offset = arguments[0] & 0x3F
 
     def _window(self, command: int, arguments: list[int], mask: int) -> tuple[int, int]:
         first, last = arguments[0] & mask, arguments[1] & mask
