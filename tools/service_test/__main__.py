@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import time
 from pathlib import Path
 
@@ -73,12 +72,10 @@ def prepare(container_root: Path) -> None:
     """Put into the root, before it boots, what the test adds to a Pi."""
     target = container_root / PROJECT.lstrip("/")
     target.mkdir(parents=True)
-    archive = CACHE / "checkout.tar"
-    with tarfile.open(archive, "w") as tar:
-        for name in checkout_files():
-            tar.add(REPO / name, arcname=name, recursive=False)
-    with tarfile.open(archive) as tar:
-        tar.extractall(target, filter="tar")
+    for name in checkout_files():
+        source, copy = REPO / name, target / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, copy, follow_symlinks=False)
     helpers = container_root / "usr/local/lib/service-test"
     helpers.mkdir(parents=True)
     shutil.copy(HERE / "sandbox_probe.py", container_root / PROBE.lstrip("/"))
