@@ -100,6 +100,16 @@ def test_a_skip_is_a_failure_under_ci(
     assert "cannot run in CI: no nspawn here" in capsys.readouterr().err
 
 
+def test_without_root_it_skips_before_touching_anything(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(harness.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(harness, "missing_host_tools", lambda: pytest.fail("looked for tools"))
+    assert harness.main() == 0
+    assert "SKIPPED: it boots a container, which needs root" in capsys.readouterr().out
+
+
 def test_the_journal_notifications_are_read_per_process() -> None:
     entries = journal.parse_entries(
         '{"MESSAGE": "x.service: Got notification message from PID 41 (READY=1, STATUS=a)",'
