@@ -42,6 +42,7 @@ from board_rules.coda import (
     legal_slots,
     shuffle_pool,
 )
+from board_rules.coda.opening import is_layout, opening_row, take_range
 
 from .coda_helpers import play, random_play, rejection, row, start, tiles
 
@@ -437,6 +438,37 @@ def test_an_opening_dash_goes_wherever_its_owner_puts_it_before_0_included() -> 
 def test_an_opening_layout_gives_each_dash_held_one_place(dashes: tuple[int, ...]) -> None:
     state = play(start(**ADVANCED), TakeTiles(2, 2))  # type: ignore[arg-type]
     assert rejection(state, Arrange(dashes)) is Reason.BAD_ARRANGEMENT
+
+
+def test_an_opening_takes_no_more_of_a_colour_than_its_stack_holds() -> None:
+    assert take_range(4, black_left=12, white_left=12) == (0, 4)
+    assert take_range(4, black_left=1, white_left=12) == (0, 1)
+    assert take_range(3, black_left=12, white_left=1) == (2, 3)
+    short = replace(start(), pool=replace(start().pool, black=(Tile(BLACK, 5),)))
+    assert short.view(0).take_range() == (0, 1)
+    assert rejection(short, TakeTiles(2, 2)) is Reason.COLOUR_USED_UP
+    assert row(play(short, TakeTiles(1, 3)), 0) == "w0 w1 w2 b5"
+
+
+def test_an_opening_layout_puts_each_dash_at_its_place_and_the_numbers_in_order() -> None:
+    hand = tiles("w5 w- b3 b-")
+    assert opening_row(hand, (3, 0)) == tuple(tiles("w- b3 w5 b-"))  # the black dash first
+    assert opening_row(tiles("w5 b3"), ()) == tuple(tiles("b3 w5"))
+    for positions in [(3,), (1, 1), (0, 4), (-1, 2)]:
+        assert not is_layout(hand, positions)
+        with pytest.raises(ValueError, match="each dash"):
+            opening_row(hand, positions)
+
+
+def test_a_view_lays_out_its_own_hand_as_the_rules_do() -> None:
+    state = play(start(**ADVANCED), TakeTiles(2, 2))  # type: ignore[arg-type]
+    mine = state.view(0)
+    assert mine.held_dashes() == (Tile(BLACK, DASH), Tile(WHITE, DASH))
+    for positions in [(3, 0), (0, 1), (2, 3)]:
+        laid = play(state, Arrange(positions))
+        assert mine.opening_row(positions) == tuple(slot.tile for slot in laid.rows[0])
+    with pytest.raises(ValueError, match="owner"):
+        state.view(1).held_dashes()
 
 
 def advanced_opened() -> GameState:

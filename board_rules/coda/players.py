@@ -125,7 +125,8 @@ def _balanced_opening(view: PlayerView, rng: random.Random) -> TakeTiles:
     """Both colours, as evenly as possible: a one-colour row narrows what each tile can be."""
     size = opening_size(view.players)
     black = size // 2 + (1 if size % 2 and rng.random() < 0.5 else 0)
-    black = max(size - view.pool_white, min(black, view.pool_black))
+    fewest, most = view.take_range()
+    black = max(fewest, min(black, most))
     return TakeTiles(black, size - black)
 
 
@@ -163,17 +164,11 @@ def _safest_place(view: PlayerView) -> int:
 
 
 def _safest_arrangement(view: PlayerView) -> Arrange:
-    tiles = [tile for seen in view.hand if (tile := seen.tile) is not None]
-    dashes = sorted((t for t in tiles if t.is_dash), key=lambda t: t.color is Color.WHITE)
-    numbers = sorted((t for t in tiles if t.rank is not None), key=lambda t: t.rank or 0)
+    dashes = view.held_dashes()
     if not dashes:
         return Arrange()
-    layouts = list(itertools.permutations(range(len(tiles)), len(dashes)))
-    candidates = []
-    for positions in layouts:
-        at = dict(zip(positions, dashes, strict=True))
-        rest = iter(numbers)
-        candidates.append([RowTile(at.get(i) or next(rest)) for i in range(len(tiles))])
+    layouts = list(itertools.permutations(range(len(view.hand)), len(dashes)))
+    candidates = [[RowTile(tile) for tile in view.opening_row(layout)] for layout in layouts]
     return Arrange(layouts[_safest(view, candidates)])
 
 
@@ -194,11 +189,10 @@ def _at_random(view: PlayerView, rng: random.Random) -> Action:
     phase = view.phase
     if phase is Phase.TAKE:
         size = opening_size(view.players)
-        low, high = max(0, size - view.pool_white), min(size, view.pool_black)
-        black = rng.randint(low, high)
+        black = rng.randint(*view.take_range())
         return TakeTiles(black, size - black)
     if phase is Phase.ARRANGE:
-        count = sum(1 for seen in view.hand if seen.value == "-")
+        count = len(view.held_dashes())
         return Arrange(tuple(rng.sample(range(len(view.hand)), count)))
     if phase is Phase.DRAW:
         return Draw(rng.choice([c for c in Color if view.pool_count(c)]))

@@ -42,6 +42,7 @@ from board_rules.coda.actions import (
     Timeout,
 )
 from board_rules.coda.errors import IllegalActionError
+from board_rules.coda.opening import is_layout, opening_row, take_range
 from board_rules.coda.reasons import Reason
 from board_rules.coda.row import RowTile, legal_slots
 from board_rules.coda.state import GameState, Phase
@@ -105,10 +106,11 @@ def _take(state: GameState, action: TakeTiles) -> GameState:
     if action.black + action.white != state.opening_size:
         raise IllegalActionError(Reason.WRONG_COUNT)
     pool = state.pool
+    fewest, most = take_range(state.opening_size, pool.count(Color.BLACK), pool.count(Color.WHITE))
+    if not fewest <= action.black <= most:
+        raise IllegalActionError(Reason.COLOUR_USED_UP)
     taken: list[Tile] = []
     for color, count in ((Color.BLACK, action.black), (Color.WHITE, action.white)):
-        if pool.count(color) < count:
-            raise IllegalActionError(Reason.COLOUR_USED_UP)
         tiles, pool = pool.take(color, count)
         taken.extend(tiles)
     after = replace(state, pool=pool, hand=tuple(taken))
@@ -119,28 +121,15 @@ def _take(state: GameState, action: TakeTiles) -> GameState:
 
 def _arrange(state: GameState, positions: tuple[int, ...]) -> GameState:
     """The advanced opening's layout: each dash held at its chosen position."""
-    dashes = [tile for tile in state.hand if tile.is_dash]
-    if (
-        len(positions) != len(dashes)
-        or len(set(positions)) != len(positions)
-        or any(position >= len(state.hand) for position in positions)
-    ):
+    if not is_layout(state.hand, positions):
         raise IllegalActionError(Reason.BAD_ARRANGEMENT)
     return _end_turn(_lay_out(state, positions))
 
 
 def _lay_out(state: GameState, positions: tuple[int, ...]) -> GameState:
-    """The hand becomes the row: the numbers in order, the dashes (black first) at
-    `positions`."""
-    numbers = iter(sorted((t for t in state.hand if t.rank is not None), key=_rank))
-    dashes = sorted((t for t in state.hand if t.is_dash), key=lambda t: t.color is Color.WHITE)
-    at = dict(zip(positions, dashes, strict=True))
-    row = tuple(RowTile(at[i] if i in at else next(numbers)) for i in range(len(state.hand)))
+    """The hand becomes the row, laid out as `board_rules.coda.opening` says."""
+    row = tuple(RowTile(tile) for tile in opening_row(state.hand, positions))
     return replace(state, rows=_with_row(state, state.turn, row), hand=())
-
-
-def _rank(tile: Tile) -> int:
-    return tile.rank if tile.rank is not None else -1
 
 
 def _draw(state: GameState, color: Color) -> GameState:

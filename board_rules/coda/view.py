@@ -12,11 +12,13 @@ notes at the table): a screen shows what was said aloud, so every player gets th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from board_rules.coda.opening import dashes_in_order, opening_row, take_range
 from board_rules.coda.row import legal_slots
-from board_rules.coda.state import Phase
+from board_rules.coda.state import Phase, opening_size
 from board_rules.coda.tiles import DASH, NUMBERS, Color, Tile, Value
 
 if TYPE_CHECKING:
@@ -96,6 +98,26 @@ class PlayerView:
         if tile is None:
             raise ValueError("only the owner of the tile in hand chooses its place")
         return legal_slots(self.own_tiles(), tile)
+
+    def take_range(self) -> tuple[int, int]:
+        """In the opening, the fewest and the most black tiles the viewer may take (see
+        `board_rules.coda.opening.take_range`)."""
+        return take_range(opening_size(self.players), self.pool_black, self.pool_white)
+
+    def held_dashes(self) -> tuple[Tile, ...]:
+        """The dashes among the viewer's tiles in hand, in the order `Arrange` places them."""
+        return dashes_in_order(self._own_hand())
+
+    def opening_row(self, positions: Sequence[int]) -> tuple[Tile, ...]:
+        """In the advanced opening, the row that `Arrange(positions)` would lay out from the
+        viewer's hand (see `board_rules.coda.opening.opening_row`)."""
+        return opening_row(self._own_hand(), positions)
+
+    def _own_hand(self) -> tuple[Tile, ...]:
+        tiles = tuple(seen.tile for seen in self.hand)
+        if any(tile is None for tile in tiles):
+            raise ValueError("only the owner of the tiles in hand knows their values")
+        return tuple(tile for tile in tiles if tile is not None)
 
     def seen_tiles(self) -> frozenset[Tile]:
         """Every tile whose value the viewer knows."""
