@@ -32,15 +32,17 @@ from firmware.config import TableConfig
 from firmware.display import DisplayWorker
 from firmware.liveness import Liveness
 from firmware.script import ScriptError, Step, parse_script
+from firmware.text_input import TextInputError, read_text
 from firmware.virtual_table import VirtualTable
 
 log = logging.getLogger("firmware.virtual_service")
 
 
 def read_play_script(path: Path) -> tuple[Key | None, list[Step]]:
-    """A script to play on the real clock; a bad line raises `ScriptError`, and so does
-    `power-cut`, which only a virtual clock can play."""
-    first_key, steps = parse_script(path.read_text(encoding="utf-8"))
+    """A script to play on the real clock, read as every script is (`firmware.text_input`);
+    raises `TextInputError`, or `ScriptError` for a bad line and for `power-cut`, which only a
+    virtual clock can play."""
+    first_key, steps = parse_script(read_text(path))
     for step in steps:
         if step.verb == "power-cut":
             raise ScriptError(step.line, "power-cut needs a virtual clock: kill the process")
@@ -119,11 +121,9 @@ def run_virtual(
     if script is not None:
         try:
             first_key, steps = read_play_script(script)
-        except (OSError, UnicodeDecodeError) as error:
-            print(f"codenames-table run: cannot read {script}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        except ScriptError as error:
-            print(f"codenames-table run: {script}:{error.line}: {error.message}", file=sys.stderr)
+        except (TextInputError, ScriptError) as error:
+            where = script if error.line is None else f"{script}:{error.line}"
+            print(f"codenames-table run: {where}: {error.message}", file=sys.stderr)
             return EXIT_USAGE
     stop = threading.Event()
     notifier = SystemdNotifier.from_environment()

@@ -112,6 +112,15 @@ def test_run_virtual_with_a_bad_script_exits_2_naming_its_line(
     assert f"{script}:2: " in capsys.readouterr().err
 
 
+def test_run_virtual_with_a_missing_script_exits_2_naming_it(
+    state_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = state_dir.parent / "missing.txt"
+    code = main(["run", "--virtual", str(script), "--state-dir", str(state_dir)])
+    assert code == EXIT_USAGE
+    assert f"{script}: cannot read: " in capsys.readouterr().err
+
+
 def test_run_virtual_serves_plays_stops_and_resumes_under_a_notify_socket(
     state_dir: Path,
 ) -> None:
