@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from firmware import ssd1306_protocol
 from firmware.font import DEFAULT_FONT, PixelFont
 from firmware.screens import Screen
 
-WIDTH, HEIGHT = 128, 64
+WIDTH, HEIGHT = ssd1306_protocol.WIDTH, ssd1306_protocol.HEIGHT
+"""The picture is the chip's RAM, pixel for pixel."""
 MARGIN = 2
 BIG_SCALE = 2
 FOOTER_TOP = 47
