@@ -115,7 +115,11 @@ def plan_windows(old: bytes | None, new: bytes) -> list[Window]:
 
 
 def window_commands(window: Window) -> bytes:
-    """The write that points the chip's RAM pointer at `window` (horizontal addressing)."""
+    """The write that points the chip's RAM pointer at `window` (horizontal addressing).
+
+    >>> window_commands(Window(first_page=1, last_page=1, first_column=5, last_column=9)).hex(" ")
+    '00 21 05 09 22 01 01'
+    """
     return bytes(
         (
             CONTROL_COMMANDS,

@@ -91,7 +91,13 @@ _RANGES = (
 
 
 def command_of(byte: int) -> Command | None:
-    """The command an opcode byte starts, ranges included; None for a byte that is no opcode."""
+    """The command an opcode byte starts, ranges included; None for a byte that is no opcode.
+
+    >>> command_of(0xB3).name
+    'SET_PAGE_START'
+    >>> command_of(0x23) is None
+    True
+    """
     for first, last in _RANGES:
         if first <= byte <= last:
             return first
