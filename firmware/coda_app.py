@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar, Final, TypeVar, cast
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
@@ -69,6 +69,7 @@ from firmware.coda_widgets import (
     ValueClicked,
     ValueKey,
 )
+from firmware.tui_style import StyledApp, style_sheets
 
 _T = TypeVar("_T")
 
@@ -148,19 +149,6 @@ def _game_screen(texts: CodaTexts) -> Screen[None]:
 class HelpScreen(ModalScreen[None]):
     """The rules in short and the keys; Esc, h, ?, q or a click closes it."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Static {
-        width: 100;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: round #ffd24a;
-        background: #1f232b;
-        color: #e6e6e6;
-        padding: 0 1;
-    }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,h,question_mark,q", "dismiss", show=False)
     ]
@@ -282,46 +270,16 @@ def _cycle(items: Sequence[_T], current: _T | None, step: int) -> _T:
     return items[(items.index(current) + step) % len(items)]
 
 
-class CodaApp(App[None]):
+class CodaApp(StyledApp):
     """Coda against computer opponents; the person is player 0 and plays the first game first."""
 
     ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { background: #15171c; }
-    #title { height: 1; padding: 0 1; color: #c8ccd4; text-style: bold; }
-    .panel {
-        border: round #5a606c;
-        border-title-color: #c8ccd4;
-        padding: 0 1;
-        height: auto;
-    }
-    #top { height: auto; }
-    #pool { width: auto; height: 3; }
-    #status-panel { width: 1fr; height: auto; min-height: 3; }
-    #status { color: #f0f0f0; }
-    .row { height: auto; }
-    .label { height: 3; content-align: left middle; color: #c8ccd4; }
-    .label.-turn { color: #ffd24a; text-style: bold; }
-    .label.-out { color: #6b7280; }
-    .hand-slot { height: 3; }
-    .tiles { width: 1fr; height: auto; layout: grid; grid-size: 9; grid-rows: 3; }
-    #legend { height: auto; color: #9aa0ab; }
-    #values { height: 1; }
-    #target { height: 1; color: #c8ccd4; }
-    #log-panel { height: 1fr; min-height: 5; }
-    #log {
-        height: 1fr;
-        background: #15171c;
-        color: #c8ccd4;
-        overflow-x: hidden;
-        scrollbar-size-vertical: 1;
-        scrollbar-background: #15171c;
-        scrollbar-color: #5a606c;
-    }
-    """ + (
-        f".label {{ width: {LABEL_WIDTH}; }} .hand-slot {{ width: {HAND_WIDTH}; }} "
-        f".tiles {{ grid-columns: {TILE_WIDTH}; }}"
-    )
+    CSS_PATH = style_sheets("coda.tcss")
+
+    @classmethod
+    def style_numbers(cls) -> dict[str, str]:
+        widths = {"tile": TILE_WIDTH, "label": LABEL_WIDTH, "hand": HAND_WIDTH}
+        return {f"coda-{name}-width": str(width) for name, width in widths.items()}
 
     def __init__(
         self,

@@ -2,8 +2,9 @@
 
 They draw only what they are handed (a `TileFace`, a value, a count) and report clicks as
 messages (`TileClicked`, `ValueClicked`, `PileClicked`); `firmware.coda_app` decides what a
-click means in the phase of the game. A tile's look is in CSS classes, so that the theme draws
-it and tests can read it: `-black`/`-white`, `-back` (a hidden tile of someone else: its colour
+click means in the phase of the game. A tile's look is in CSS classes, so that the style sheet
+(`firmware/styles/coda.tcss`, which holds every rule of these widgets) draws it and tests can
+read it: `-black`/`-white`, `-back` (a hidden tile of someone else: its colour
 only), `-mine` (the person's own hidden tile, its number seen only by them), `-up` (face up),
 `-selected` (under the cursor), `-placing` (the tile being put into the row).
 """
@@ -75,25 +76,6 @@ class PileClicked(Message):
 class TileView(Static):
     """One tile of a row, or a drawn tile; hidden (`display: none`) when it shows nothing."""
 
-    DEFAULT_CSS = f"""
-    TileView {{
-        width: {TILE_WIDTH};
-        height: 3;
-        content-align: center middle;
-        text-style: bold;
-        border: round #6b7280;
-        border-title-align: center;
-        border-title-color: #9aa0ab;
-    }}
-    TileView.-black {{ background: #1b1b1f; color: #f2f2f2; }}
-    TileView.-white {{ background: #ecebe6; color: #141414; }}
-    TileView.-mine {{ border: dashed #7f93b3; text-style: dim; }}
-    TileView.-up {{ border: heavy #e0a83a; }}
-    TileView.-placing {{ border: double #5fd38d; }}
-    TileView.-selected {{ border: double #ffd24a; }}
-    TileView:hover {{ border-title-color: #ffd24a; }}
-    """
-
     _LOOKS: Final = ("-black", "-white", "-back", "-mine", "-up", "-selected", "-placing")
 
     def __init__(self, player: int, index: int | None, *, id: str | None = None) -> None:
@@ -134,20 +116,6 @@ class TileView(Static):
 class ValueKey(Static):
     """A value to name in an attack: 0–11, or the dash."""
 
-    DEFAULT_CSS = """
-    ValueKey {
-        width: 4;
-        height: 1;
-        margin-right: 1;
-        content-align: center middle;
-        background: #30343c;
-        color: #f0f0f0;
-    }
-    ValueKey.-chosen { background: #ffd24a; color: #141414; text-style: bold; }
-    ValueKey.-idle { color: #6b7280; }
-    ValueKey:hover { background: #50555f; }
-    """
-
     def __init__(self, value: Value, *, id: str | None = None) -> None:
         super().__init__(face_text(value), id=id)
         self.value = value
@@ -159,20 +127,6 @@ class ValueKey(Static):
 
 class PileView(Static):
     """One colour's face-down tiles in the pool, with how many are left."""
-
-    DEFAULT_CSS = """
-    PileView {
-        width: auto;
-        min-width: 14;
-        height: 1;
-        padding: 0 1;
-        margin-right: 1;
-    }
-    PileView.-black { background: #1b1b1f; color: #f2f2f2; }
-    PileView.-white { background: #ecebe6; color: #141414; }
-    PileView.-empty { text-style: dim strike; }
-    PileView:hover { text-style: bold; }
-    """
 
     def __init__(self, color: Color, *, id: str | None = None) -> None:
         super().__init__("", id=id)

@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar, Final, NamedTuple, get_args
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
@@ -52,6 +52,7 @@ from firmware.sim_widgets import (
     SwitchUp,
     screen_colour,
 )
+from firmware.tui_style import StyledApp, style_sheets
 from firmware.virtual_table import PRESS_S, VirtualTable
 from firmware.words import WordListError, WordSource, deal, game_seed
 
@@ -118,24 +119,13 @@ class _Press(NamedTuple):
     number: int
 
 
-class SimApp(App[None]):
+class SimApp(StyledApp):
     """The table on virtual hardware, in a terminal; `close` (or leaving the app) stops it."""
 
     ENABLE_COMMAND_PALETTE = False
     TITLE = "Codenames table"
     SUB_TITLE = "simulation"
-    CSS = """
-    Screen { background: #15171c; }
-    .panel { border: round #5a606c; border-title-color: #c8ccd4; padding: 0 1; height: auto; }
-    #top, #bottom { height: auto; width: auto; }
-    #cards-panel, #led-panel, #oled-panel { width: auto; }
-    #console-panel { width: 41; }
-    #led-panel { background: #050505; }
-    #oled-panel { background: #000000; }
-    #console-panel Horizontal { height: 3; width: auto; }
-    #console-panel Static.line { width: 100%; height: 1; color: #c8ccd4; }
-    #console-panel Static#events { color: #9aa0ab; height: 3; }
-    """
+    CSS_PATH = style_sheets("sim.tcss")
     BINDINGS: ClassVar[list[BindingType]] = _console_bindings()
 
     def __init__(

@@ -4,6 +4,7 @@ They only draw what they are handed and report what the mouse does to them (`Swi
 `SwitchUp`, `KnobTurned`); `firmware.sim_app` turns that into closed and opened virtual switches
 and hands back what the virtual hardware shows. A press lasts from the mouse button going down to
 it coming up, so holding a console button with the mouse is a long press, as on the table.
+Their look is in `firmware/styles/sim.tcss`.
 """
 
 from __future__ import annotations
@@ -88,19 +89,6 @@ class Pressable(Static):
 class Knob(Static):
     """One side of the encoder: a click turns it one detent."""
 
-    DEFAULT_CSS = """
-    Knob {
-        width: 11;
-        height: 3;
-        content-align: center middle;
-        text-style: bold;
-        background: #30343c;
-        color: #f0f0f0;
-        border: tall #50555f;
-    }
-    Knob:hover { border: tall #8a92a0; }
-    """
-
     def __init__(self, steps: int, label: str, *, id: str | None = None) -> None:
         super().__init__(label, id=id)
         self.steps = steps
@@ -128,27 +116,6 @@ class CardView(Pressable):
     """A word card as the operatives see it; covered, the word sits on the covering card's
     colour. The look is in CSS classes (`-covered-red`, `-key-blue`, …) for the theme to draw."""
 
-    DEFAULT_CSS = """
-    CardView {
-        width: 13;
-        height: 3;
-        content-align: center middle;
-        text-style: bold;
-        background: #e6e4dc;
-        color: #1e1e1e;
-        border: tall #c4c0b2;
-    }
-    CardView.-down { border: tall #ffd24a; }
-    CardView.-covered-red { background: #b3261e; color: #ffffff; border: tall #7f1a14; }
-    CardView.-covered-blue { background: #1f4fa3; color: #ffffff; border: tall #143672; }
-    CardView.-covered-bystander { background: #d2b48c; color: #2a2116; border: tall #a88a60; }
-    CardView.-covered-assassin { background: #0c0c0c; color: #e8e8e8; border: tall #4a4a4a; }
-    CardView.-key-red { color: #b3261e; border: tall #d8352b; }
-    CardView.-key-blue { color: #1f4fa3; border: tall #2d63c8; }
-    CardView.-key-bystander { color: #7c5f32; border: tall #c09a60; }
-    CardView.-key-assassin { background: #3a3a3a; color: #ffffff; border: tall #000000; }
-    """
-
     def __init__(self, coord: Coord) -> None:
         super().__init__(coord, id=f"card-{coord}")
         self.coord = coord
@@ -168,23 +135,6 @@ class CardView(Pressable):
 
 class CardGrid(Grid):
     """The 5 × 5 cards with the column letters and row numbers the coordinates use."""
-
-    DEFAULT_CSS = """
-    CardGrid {
-        grid-size: 6 6;
-        grid-columns: 2 13 13 13 13 13;
-        grid-rows: 1 3 3 3 3 3;
-        grid-gutter: 0 1;
-        width: auto;
-        height: auto;
-    }
-    CardGrid > .label {
-        width: 100%;
-        height: 100%;
-        content-align: center middle;
-        color: $text-muted;
-    }
-    """
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="label")
@@ -236,20 +186,6 @@ _EDGE_PLACES = {(0, 3): Side.TOP, (3, 6): Side.RIGHT, (6, 3): Side.BOTTOM, (3, 0
 
 class LedKeyView(Grid):
     """The spymasters' LED key: 25 cells and an edge light in the middle of each side."""
-
-    DEFAULT_CSS = """
-    LedKeyView {
-        grid-size: 7 7;
-        grid-columns: 2 4 4 4 4 4 2;
-        grid-rows: 1 2 2 2 2 2 1;
-        grid-gutter: 0 1;
-        width: auto;
-        height: auto;
-        background: #050505;
-        color: #000000;
-    }
-    LedKeyView > LedCell { width: 100%; height: 100%; background: #050505; }
-    """
 
     def compose(self) -> ComposeResult:
         for row in range(7):
@@ -334,10 +270,6 @@ def oled_colour(contrast: int) -> Color:
 class OledView(Static):
     """The OLED, pixel for pixel, in braille: 64 × 16 characters for 128 × 64 pixels."""
 
-    DEFAULT_CSS = """
-    OledView { width: 64; height: 16; background: #000000; }
-    """
-
     def __init__(self) -> None:
         super().__init__("", id="oled")
         self.rows: tuple[str, ...] = ()
@@ -367,20 +299,6 @@ BUTTON_LABELS = {
 
 class ConsoleKey(Pressable):
     """A console button or the encoder push, to hold with the mouse."""
-
-    DEFAULT_CSS = """
-    ConsoleKey {
-        width: 11;
-        height: 3;
-        content-align: center middle;
-        text-style: bold;
-        background: #30343c;
-        color: #f0f0f0;
-        border: tall #50555f;
-    }
-    ConsoleKey.-down { background: #ffd24a; color: #000000; border: tall #b8901c; }
-    ConsoleKey:hover { border: tall #8a92a0; }
-    """
 
     def __init__(self, switch: ConsoleButton | EncoderPush, label: str) -> None:
         super().__init__(switch, label, id=f"switch-{switch.value}")
