@@ -23,8 +23,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# One worker per core (pytest-xdist); a worker that runs out of tests takes some of the
+# others', so a core is not left idle behind a long test. PYTEST_ARGS= runs in one process.
+PYTEST_ARGS ?= -n auto --dist worksteal
 pytest: $(STAMP)
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
 
 # Measure the table on virtual hardware in real time (about two minutes): one JSON object on
 # standard output, the comparison with the budgets on standard error.
