@@ -73,7 +73,7 @@ def build_app(args: argparse.Namespace) -> CodaApp:
 
 def parse_opponents(text: str) -> list[Level]:
     """Read `--opponents`: 1 to 3 levels, easy or hard, comma-separated (`easy,hard`)."""
-    from firmware.coda_app import MAX_OPPONENTS, OPPONENT_LEVELS
+    from firmware.coda_controller import MAX_OPPONENTS, OPPONENT_LEVELS
 
     allowed = ", ".join(level.value for level in OPPONENT_LEVELS)
     names = [name.strip().lower() for name in text.split(",") if name.strip()]

@@ -6,6 +6,9 @@ catalogs' tests hold every message to the OLED's width, and these are screen-wid
 is a TypedDict, so mypy already refuses a language that lacks a key; a test checks that every
 translation keeps the English placeholders.
 
+The module is long by nature (the four languages, side by side, keep a translation beside its
+English); it holds texts and nothing else.
+
 Log lines and statuses name a player as a noun ("You", "Computer 1") and avoid verbs that agree
 with it, so one template serves both the person and the computers.
 """

@@ -1,17 +1,16 @@
 """Widgets of the on-screen Coda game: tiles, the value keys and the pool's two piles.
 
-They draw only what they are handed (a `TileFace`, a value, a count) and report clicks as
-messages (`TileClicked`, `ValueClicked`, `PileClicked`); `firmware.coda_app` decides what a
-click means in the phase of the game. A tile's look is in CSS classes, so that the style sheet
-(`firmware/styles/coda.tcss`, which holds every rule of these widgets) draws it and tests can
-read it: `-black`/`-white`, `-back` (a hidden tile of someone else: its colour
+They draw only what they are handed (a `firmware.coda_scene.TileFace`, a value, a count) and
+report clicks as messages (`TileClicked`, `ValueClicked`, `PileClicked`); `firmware.coda_app`
+decides what a click means in the phase of the game. A tile's look is in CSS classes, so that
+the style sheet (`firmware/styles/coda.tcss`, which holds every rule of these widgets) draws it
+and tests can read it: `-black`/`-white`, `-back` (a hidden tile of someone else: its colour
 only), `-mine` (the person's own hidden tile, its number seen only by them), `-up` (face up),
 `-selected` (under the cursor), `-placing` (the tile being put into the row).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
 from textual import events
@@ -19,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from board_rules.coda import DASH, Color, Value
+from firmware.coda_scene import TileFace
 
 TILE_WIDTH: Final = 7
 """A tile's width on screen, frame included: room for a two-digit position on its frame."""
@@ -31,21 +31,6 @@ def face_text(value: Value | None) -> str:
     if value is None:
         return ""
     return FACE_DASH if value == DASH else str(value)
-
-
-@dataclass(frozen=True)
-class TileFace:
-    """What one tile shows."""
-
-    color: Color
-    value: Value | None
-    """None: only its back (colour) is seen."""
-    revealed: bool
-    """Face up for everyone."""
-    position: int | None = None
-    """Its place in the row, counting from 1, written on its frame; None for a drawn tile."""
-    selected: bool = False
-    placing: bool = False
 
 
 class TileClicked(Message):

@@ -39,7 +39,9 @@ from board_rules.coda import (
     Value,
     strategy,
 )
-from firmware.coda_app import HUMAN, CodaApp, HelpScreen
+from firmware.coda_app import CodaApp
+from firmware.coda_controller import HUMAN
+from firmware.coda_help import HelpScreen
 from firmware.coda_texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
 from firmware.coda_widgets import PileView, TileView, ValueKey
 from tests.coda_helpers import play, row, stacked
@@ -96,21 +98,21 @@ async def attack(
         name = "dash" if value == DASH else value
         assert await pilot.click(f"#value-{name}")
     else:
-        await move_until(pilot, lambda: app.target == (player, index))
+        await move_until(pilot, lambda: app.game.choices.target == (player, index))
         await pilot.press(*value_keys(value))
-    assert (app.target, app.value) == ((player, index), value)
+    assert (app.game.choices.target, app.game.choices.value) == ((player, index), value)
     await pilot.press("enter")
 
 
 async def act(pilot: Pilot[None], app: CodaApp, action: Action) -> None:
     """Play any of the person's actions with the keys."""
     if isinstance(action, TakeTiles):
-        await move_until(pilot, lambda: app.take_black >= action.black, "b")
-        await move_until(pilot, lambda: app.take_black <= action.black, "w")
+        await move_until(pilot, lambda: app.game.choices.take_black >= action.black, "b")
+        await move_until(pilot, lambda: app.game.choices.take_black <= action.black, "w")
         await pilot.press("enter")
     elif isinstance(action, Arrange):
         for position in action.dashes:
-            await move_until(pilot, lambda p=position: app.dash_cursor == p)  # type: ignore[misc]
+            await move_until(pilot, lambda p=position: app.game.choices.dash_cursor == p)  # type: ignore[misc]
             await pilot.press("enter")
     elif isinstance(action, Draw):
         await pilot.press(action.color.letter)
@@ -119,10 +121,10 @@ async def act(pilot: Pilot[None], app: CodaApp, action: Action) -> None:
     elif isinstance(action, Stop):
         await pilot.press("s")
     elif isinstance(action, Place):
-        await move_until(pilot, lambda: app.slot == action.index)
+        await move_until(pilot, lambda: app.game.choices.slot == action.index)
         await pilot.press("enter")
     elif isinstance(action, Reveal):
-        await move_until(pilot, lambda: app.reveal_index == action.index)
+        await move_until(pilot, lambda: app.game.choices.reveal_index == action.index)
         await pilot.press("enter")
     else:  # pragma: no cover - the person has no other action
         raise AssertionError(action)
@@ -130,12 +132,12 @@ async def act(pilot: Pilot[None], app: CodaApp, action: Action) -> None:
 
 def hidden_value(app: CodaApp, player: int, index: int) -> Value:
     """The true value of a tile: the test's X-ray."""
-    return app.state.rows[player][index].tile.value
+    return app.game.state.rows[player][index].tile.value
 
 
 def wrong_value(app: CodaApp, player: int, index: int) -> Value:
     """A number that tile does not have, and that nobody named against it yet."""
-    slot = app.state.rows[player][index]
+    slot = app.game.state.rows[player][index]
     return next(v for v in range(12) if v != slot.tile.value and v not in slot.misses)
 
 
@@ -186,7 +188,7 @@ def disguised(state: GameState) -> GameState:
 async def assert_no_secret_on_screen(pilot: Pilot[None], app: CodaApp) -> None:
     """The computers' hidden tiles show only their backs, and the whole screen stays the same
     when every secret of the game is changed: it is drawn from what the person may know."""
-    state = app.state
+    state = app.game.state
     for player in range(1, state.players):
         for index in state.hidden(player):
             assert tile(app, player, index).has_class("-back")
@@ -198,11 +200,11 @@ async def assert_no_secret_on_screen(pilot: Pilot[None], app: CodaApp) -> None:
     screen = app.export_screenshot()
     forged = disguised(state)
     assert forged.view(HUMAN) == state.view(HUMAN)  # the disguise touches secrets only
-    app.state = forged
+    app.game.state = forged
     app.redraw()
     await pilot.pause()
     assert app.export_screenshot() == screen
-    app.state = state
+    app.game.state = state
     app.redraw()
 
 
@@ -217,19 +219,19 @@ async def take_with_the_colour_keys(pilot: Pilot[None], app: CodaApp) -> None:
     await pilot.press("w", "w")
     assert "(1 black, 3 white)" in text(app, "#status")
     await pilot.press("enter")
-    assert app.history[0] == "You: opening tiles, 1 black and 3 white"
-    assert len(app.state.rows[1]) == 4  # the computer took its tiles at once
-    assert (app.state.turn, app.state.phase) == (HUMAN, Phase.DRAW)
+    assert app.game.history[0] == "You: opening tiles, 1 black and 3 white"
+    assert len(app.game.state.rows[1]) == 4  # the computer took its tiles at once
+    assert (app.game.state.turn, app.game.state.phase) == (HUMAN, Phase.DRAW)
 
 
 async def draw_the_fuller_colour(pilot: Pilot[None], app: CodaApp, *, mouse: bool) -> None:
-    color = max(Color, key=app.state.pool.count)
+    color = max(Color, key=app.game.state.pool.count)
     if mouse:
         assert await pilot.click(f"#pile-{color.value}")
     else:
         await pilot.press(color.letter)
-    assert app.state.phase is Phase.ATTACK and app.state.hand[0].color is color
-    assert app.history[-1] == f"You: drawn tile, {color.value}"
+    assert app.game.state.phase is Phase.ATTACK and app.game.state.hand[0].color is color
+    assert app.game.history[-1] == f"You: drawn tile, {color.value}"
 
 
 async def right_attack(
@@ -237,10 +239,10 @@ async def right_attack(
 ) -> None:
     """A right attack: the tile turns face up and the person may attack again or stop."""
     await attack(pilot, app, *target, hidden_value(app, *target), mouse=mouse)
-    if app.state.is_over:
+    if app.game.state.is_over:
         return
-    assert app.history[-1].endswith("? right")
-    assert app.state.rows[target[0]][target[1]].revealed
+    assert app.game.history[-1].endswith("? right")
+    assert app.game.state.rows[target[0]][target[1]].revealed
     assert tile(app, *target).has_class("-up")
     assert str(tile(app, *target).content) == str(hidden_value(app, *target))
     assert text(app, "#status").startswith("Right! Attack again")
@@ -249,24 +251,24 @@ async def right_attack(
 
 async def stop_and_hide(pilot: Pilot[None], app: CodaApp) -> None:
     """A stop: the drawn tile goes into the row hidden, and the computer plays."""
-    drawn, logged = app.state.hand[0], len(app.history)
+    drawn, logged = app.game.state.hand[0], len(app.game.history)
     await pilot.press("s")
-    assert app.history[logged] == "You: stop, end of turn"
+    assert app.game.history[logged] == "You: stop, end of turn"
     # In the row (the computer, which has played since, may have found it), not face up.
-    assert drawn in [slot.tile for slot in app.state.rows[HUMAN]]
-    assert f"You: {drawn.color.value} {drawn.value} face up into the row" not in app.history
+    assert drawn in [slot.tile for slot in app.game.state.rows[HUMAN]]
+    assert f"You: {drawn.color.value} {drawn.value} face up into the row" not in app.game.history
 
 
 async def wrong_attack(
     pilot: Pilot[None], app: CodaApp, target: tuple[int, int], *, mouse: bool
 ) -> None:
     """A wrong attack: the drawn tile goes into the row face up and the turn ends."""
-    drawn, logged = app.state.hand[0], len(app.history)
+    drawn, logged = app.game.state.hand[0], len(app.game.history)
     await attack(pilot, app, *target, wrong_value(app, *target), mouse=mouse)
-    assert app.history[logged].endswith("? wrong")
+    assert app.game.history[logged].endswith("? wrong")
     name = f"{drawn.color.value} {drawn.value}"
-    assert app.history[logged + 1] == f"You: {name} face up into the row"
-    assert any(slot.tile == drawn and slot.revealed for slot in app.state.rows[HUMAN])
+    assert app.game.history[logged + 1] == f"You: {name} face up into the row"
+    assert any(slot.tile == drawn and slot.revealed for slot in app.game.state.rows[HUMAN])
 
 
 async def wrong_with_nothing_to_draw(
@@ -274,14 +276,16 @@ async def wrong_with_nothing_to_draw(
 ) -> None:
     """A wrong attack with the pool empty: the person turns a tile of their choice."""
     await attack(pilot, app, *target, wrong_value(app, *target))
-    assert (app.state.turn, app.state.phase) == (HUMAN, Phase.REVEAL)
+    assert (app.game.state.turn, app.game.state.phase) == (HUMAN, Phase.REVEAL)
     assert text(app, "#status").startswith("Wrong, and nothing is left to draw")
-    hidden, logged = app.state.hidden(HUMAN), len(app.history)
+    hidden, logged = app.game.state.hidden(HUMAN), len(app.game.history)
     await pilot.press("right")
-    assert app.reveal_index == hidden[1] and tile(app, HUMAN, hidden[1]).has_class("-selected")
+    assert app.game.choices.reveal_index == hidden[1] and tile(app, HUMAN, hidden[1]).has_class(
+        "-selected"
+    )
     await pilot.press("enter")
-    assert app.state.rows[HUMAN][hidden[1]].revealed
-    assert app.history[logged].startswith(f"You: own tile {hidden[1] + 1} face up, ")
+    assert app.game.state.rows[HUMAN][hidden[1]].revealed
+    assert app.game.history[logged].startswith(f"You: own tile {hidden[1] + 1} face up, ")
 
 
 def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game() -> None:
@@ -292,8 +296,8 @@ def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game(
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await take_with_the_colour_keys(pilot, app)
         turn, revealed_own, double, wrong = 0, False, False, False
-        while not app.state.is_over:
-            state = app.state
+        while not app.game.state.is_over:
+            state = app.game.state
             target, mouse = (1, state.hidden(1)[0]), turn % 2 == 0
             if state.phase is Phase.DRAW:
                 turn += 1
@@ -303,7 +307,7 @@ def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game(
                 revealed_own = True
             elif not state.pool or (turn == 1 and state.hits < 2):
                 await right_attack(pilot, app, target, mouse=mouse)
-                double = double or (turn == 1 and app.state.hits == 2)
+                double = double or (turn == 1 and app.game.state.hits == 2)
             elif state.hits:
                 await stop_and_hide(pilot, app)
             elif turn == 2 or len(state.hidden(1)) < 3:
@@ -314,20 +318,24 @@ def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game(
         assert double and wrong and revealed_own
 
         # The end: the winner is shown, and every row with its numbers.
-        assert app.state.winner == HUMAN and app.wins == [1, 0]
-        assert app.history[-2:] == ["Computer 1: out of the game", "Winner: You"]
+        assert app.game.state.winner == HUMAN and app.game.wins == [1, 0]
+        assert app.game.history[-2:] == ["Computer 1: out of the game", "Winner: You"]
         assert text(app, "#status") == ENGLISH["status_you_win"]
         assert "Wins: You 1 · Computer 1 0" in text(app, "#title")
         assert "winner" in text(app, "#label-0")
-        for index, slot in enumerate(app.state.rows[1]):
+        for index, slot in enumerate(app.game.state.rows[1]):
             assert str(tile(app, 1, index).content) == str(slot.tile.value)
         assert shown_keys(app)["n"] == "new game"
 
         # n: a new game, which the winner starts.
         await pilot.press("n")
-        assert app.history == ["New game; first to play: You"]
-        assert (app.state.starter, app.state.turn, app.state.phase) == (0, 0, Phase.TAKE)
-        assert app.wins == [1, 0]
+        assert app.game.history == ["New game; first to play: You"]
+        assert (app.game.state.starter, app.game.state.turn, app.game.state.phase) == (
+            0,
+            0,
+            Phase.TAKE,
+        )
+        assert app.game.wins == [1, 0]
 
     drive(make_app(), scenario)
 
@@ -335,8 +343,8 @@ def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game(
 def test_a_computer_that_wins_starts_the_next_game() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("enter")
-        while not app.state.is_over:
-            state = app.state
+        while not app.game.state.is_over:
+            state = app.game.state
             if state.phase is Phase.DRAW:
                 await pilot.press("b" if state.pool.count(Color.BLACK) else "w")
             elif state.phase is Phase.REVEAL:
@@ -344,19 +352,19 @@ def test_a_computer_that_wins_starts_the_next_game() -> None:
             else:
                 target = (1, state.hidden(1)[0])
                 await attack(pilot, app, *target, wrong_value(app, *target))
-        assert app.state.winner == 1 and app.wins == [0, 1]
-        assert app.history[-2:] == ["You: out of the game", "Winner: Computer 1"]
+        assert app.game.state.winner == 1 and app.game.wins == [0, 1]
+        assert app.game.history[-2:] == ["You: out of the game", "Winner: Computer 1"]
         assert text(app, "#status") == (
             "Winner: Computer 1. n starts a new game, and Computer 1 plays first"
         )
         await pilot.press("n")
         # The computer took its tiles first; now the person takes theirs.
-        assert app.state.starter == 1
-        assert app.history[:2] == [
+        assert app.game.state.starter == 1
+        assert app.game.history[:2] == [
             "New game; first to play: Computer 1",
-            app.history[1],
-        ] and app.history[1].startswith("Computer 1: opening tiles")
-        assert (app.state.turn, app.state.phase) == (HUMAN, Phase.TAKE)
+            app.game.history[1],
+        ] and app.game.history[1].startswith("Computer 1: opening tiles")
+        assert (app.game.state.turn, app.game.state.phase) == (HUMAN, Phase.TAKE)
         assert "Wins: You 0 · Computer 1 1" in text(app, "#title")
 
     drive(make_app(), scenario)
@@ -374,18 +382,18 @@ def test_no_computer_hidden_number_reaches_the_screen_before_the_end() -> None:
 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         nonlocal checks
-        while not app.state.is_over:
-            if app.state.turn == HUMAN:
-                await act(pilot, app, person(app.view, person_rng))
+        while not app.game.state.is_over:
+            if app.game.state.turn == HUMAN:
+                await act(pilot, app, person(app.game.view, person_rng))
             else:
                 assert app.waiting_for_computer
                 assert app.computer_step()
-            if not app.state.is_over:
+            if not app.game.state.is_over:
                 await assert_no_secret_on_screen(pilot, app)
                 checks += 1
         # At the end, every tile is shown with its number.
         for player in (1, 2):
-            for index, slot in enumerate(app.state.rows[player]):
+            for index, slot in enumerate(app.game.state.rows[player]):
                 assert str(tile(app, player, index).content) == str(slot.tile.value).replace(
                     DASH, "—"
                 )
@@ -405,24 +413,24 @@ def test_the_advanced_opening_lays_out_each_dash_where_the_person_puts_it() -> N
 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("enter")
-        assert app.state.phase is Phase.ARRANGE
+        assert app.game.state.phase is Phase.ARRANGE
         assert text(app, "#status").startswith("Lay out your row: ← → move your black dash")
         # The dash being laid out starts on the left, the other waits at the right end.
         assert faces(app, 4) == ["—", "3", "5", "—"]
         assert tile(app, HUMAN, 0).has_class("-placing")
         assert await pilot.click("#tile-0-2")
-        assert app.dash_cursor == 2 and faces(app, 4) == ["3", "5", "—", "—"]
+        assert app.game.choices.dash_cursor == 2 and faces(app, 4) == ["3", "5", "—", "—"]
         await pilot.press("left")
-        assert app.dash_cursor == 1 and faces(app, 4) == ["3", "—", "5", "—"]
+        assert app.game.choices.dash_cursor == 1 and faces(app, 4) == ["3", "—", "5", "—"]
         await pilot.press("enter")
         assert text(app, "#status").startswith("Lay out your row: ← → move your white dash")
         # The white dash skips the place the black one took.
-        assert app.dash_cursor == 0
+        assert app.game.choices.dash_cursor == 0
         await pilot.press("right")
-        assert app.dash_cursor == 2
+        assert app.game.choices.dash_cursor == 2
         await pilot.press("enter")
-        assert row(app.state, HUMAN) == "b3 b- w- w5"
-        assert app.state.turn == HUMAN and app.state.phase is Phase.DRAW
+        assert row(app.game.state, HUMAN) == "b3 b- w- w5"
+        assert app.game.state.turn == HUMAN and app.game.state.phase is Phase.DRAW
 
     drive(make_app(advanced=True, first_game=first), scenario)
 
@@ -441,30 +449,30 @@ def test_a_drawn_dash_goes_where_the_person_places_it() -> None:
 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("w")
-        assert app.state.hand == (Tile(Color.WHITE, DASH),)
+        assert app.game.state.hand == (Tile(Color.WHITE, DASH),)
         assert str(app.query_one("#hand-0", TileView).content) == "—"
         await attack(pilot, app, 1, 0, 1)  # right: the computer's row is b1 b3 b8 b10
         await pilot.press("s")
-        assert app.state.phase is Phase.PLACE
+        assert app.game.state.phase is Phase.PLACE
         assert text(app, "#status") == (
             "Place your drawn tile white dash: ← → choose where, ⏎ puts it there, hidden"
         )
         # A dash may go anywhere: the row shows it where it would go.
-        assert app.view.place_slots() == (0, 1, 2, 3, 4)
+        assert app.game.view.place_slots() == (0, 1, 2, 3, 4)
         assert faces(app, 5) == ["—", "0", "2", "4", "6"]
         assert tile(app, HUMAN, 0).has_class("-placing")
         await pilot.press("left")
-        assert app.slot == 4 and faces(app, 5) == ["0", "2", "4", "6", "—"]
+        assert app.game.choices.slot == 4 and faces(app, 5) == ["0", "2", "4", "6", "—"]
         assert await pilot.click("#tile-0-1")
-        assert app.slot == 1 and faces(app, 5) == ["0", "—", "2", "4", "6"]
+        assert app.game.choices.slot == 1 and faces(app, 5) == ["0", "—", "2", "4", "6"]
         await pilot.press("enter")
-        assert row(app.state, HUMAN) == "b0 w- b2 b4 b6"
+        assert row(app.game.state, HUMAN) == "b0 w- b2 b4 b6"
         # A hidden placement says nothing in the log: where the dash went is the person's secret.
-        assert app.history[-2:] == [
+        assert app.game.history[-2:] == [
             "You → Computer 1, tile 1 (black): 1? right",
             "You: stop, end of turn",
         ]
-        assert app.state.turn == 1 and app.waiting_for_computer
+        assert app.game.state.turn == 1 and app.waiting_for_computer
 
     drive(make_app(advanced=True, first_game=first, delay_s=3600), scenario)
 
@@ -475,20 +483,20 @@ def test_a_drawn_dash_goes_where_the_person_places_it() -> None:
 def test_values_by_digits_arrows_clicks_and_the_dash_key() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("enter", "b")
-        assert app.state.phase is Phase.ATTACK
+        assert app.game.state.phase is Phase.ATTACK
         for keys, value in ((["1", "0"], 10), (["1", "1"], 11), (["1", "5"], 5), (["7"], 7)):
             await pilot.press(*keys)
-            assert app.value == value
+            assert app.game.choices.value == value
         await pilot.press("up")
-        assert app.value == 8
+        assert app.game.choices.value == 8
         await pilot.press("1", "1", "up")
-        assert app.value == DASH  # the advanced game names the dash after 11
+        assert app.game.choices.value == DASH  # the advanced game names the dash after 11
         await pilot.press("up")
-        assert app.value == 0
+        assert app.game.choices.value == 0
         await pilot.press("minus")
-        assert app.value == DASH
+        assert app.game.choices.value == DASH
         assert await pilot.click("#value-4")
-        assert app.value == 4
+        assert app.game.choices.value == 4
         assert app.query_one("#value-4", ValueKey).has_class("-chosen")
         assert "Value: 4?" in text(app, "#target")
 
@@ -499,9 +507,9 @@ def test_the_basic_game_has_no_dash_to_name_and_keys_only_work_in_their_phase() 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         assert set(shown_keys(app)) == {"b", "w", "enter", "h", "q"}
         await pilot.press("s", "left", "5")  # nothing to stop, choose or name yet
-        assert app.state.phase is Phase.TAKE and app.value == 0
+        assert app.game.state.phase is Phase.TAKE and app.game.choices.value == 0
         await pilot.press("enter", "b", "9", "minus")
-        assert app.value == 9
+        assert app.game.choices.value == 9
         assert "minus" not in shown_keys(app) and "s" not in shown_keys(app)
         assert shown_keys(app)["enter"] == "attack"
 
@@ -517,9 +525,9 @@ def footer_key(app: CodaApp, description: str) -> Widget:
 def test_footer_keys_are_clickable() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         assert await pilot.click(footer_key(app, "take"))
-        assert app.state.phase is Phase.DRAW
+        assert app.game.state.phase is Phase.DRAW
         assert await pilot.click(footer_key(app, "white"))
-        assert app.state.hand[0].color is Color.WHITE
+        assert app.game.state.hand[0].color is Color.WHITE
 
     drive(make_app(), scenario)
 
@@ -528,25 +536,25 @@ def test_computers_wait_for_their_timer_and_computer_step_plays_one_action() -> 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("enter")
         # The computer's opening waits for the timer: the person's keys do nothing meanwhile.
-        assert app.state.turn == 1 and app.waiting_for_computer
+        assert app.game.state.turn == 1 and app.waiting_for_computer
         assert text(app, "#status") == "Turn: Computer 1…"
         assert set(shown_keys(app)) == {"h", "q"}
         await pilot.press("b", "enter")
-        assert app.state.turn == 1
+        assert app.game.state.turn == 1
         assert app.computer_step()
         await pilot.pause()
-        assert app.history[-1].startswith("Computer 1: opening tiles")
-        assert app.state.turn == HUMAN and not app.waiting_for_computer
+        assert app.game.history[-1].startswith("Computer 1: opening tiles")
+        assert app.game.state.turn == HUMAN and not app.waiting_for_computer
         assert not app.computer_step()  # not a computer's turn
         await pilot.press("b")
-        target = (1, app.state.hidden(1)[0])
+        target = (1, app.game.state.hidden(1)[0])
         await attack(pilot, app, *target, wrong_value(app, *target))
         # Each computer action is a step of its own: draw, then attack.
         assert app.computer_step()
-        assert app.history[-1].startswith("Computer 1: drawn tile")
-        logged = len(app.history)
+        assert app.game.history[-1].startswith("Computer 1: drawn tile")
+        logged = len(app.game.history)
         assert app.computer_step()
-        assert app.history[logged].startswith("Computer 1 → You")
+        assert app.game.history[logged].startswith("Computer 1 → You")
 
     drive(make_app(delay_s=3600), scenario)
 
@@ -567,7 +575,7 @@ def test_a_game_with_three_computers_deals_three_tiles_each_and_names_them() -> 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         assert text(app, "#status").startswith("Take your 3 tiles")
         await pilot.press("enter")
-        assert [len(r) for r in app.state.rows] == [3, 3, 3, 3]
+        assert [len(r) for r in app.game.state.rows] == [3, 3, 3, 3]
         assert text(app, "#label-3").splitlines()[:2] == ["  Computer 3", "  hard"]
 
     drive(make_app(Level.EASY, Level.HARD, Level.HARD), scenario)
@@ -595,7 +603,7 @@ def test_the_app_speaks_the_language_asked_for() -> None:
         assert text(app, "#status").startswith("Prendi le tue 4 tessere")
         assert shown_keys(app)["enter"] == ITALIAN["key_take"]
         await pilot.press("enter", "w")
-        assert app.history[-1] == "Tu: tessera pescata, bianca"
+        assert app.game.history[-1] == "Tu: tessera pescata, bianca"
         assert str(app.query_one("#pile-white", PileView).content).startswith("bianche: ")
 
     drive(make_app(language="it"), scenario)
@@ -609,7 +617,7 @@ def test_snapshot_main_screen(snap_compare: Any) -> None:
         app = pilot.app
         assert isinstance(app, CodaApp)
         await pilot.press("enter", "b")
-        target = (1, app.state.hidden(1)[0])
+        target = (1, app.game.state.hidden(1)[0])
         await attack(pilot, app, *target, wrong_value(app, *target))
         await pilot.press("w")
 

@@ -66,17 +66,18 @@ def test_without_headless_the_on_screen_game_runs_with_the_options_given(
     code, out, err = run(capsys, *argv)
     assert (code, out, err) == (0, "", "")
     (app,) = ran
-    assert app.levels == (Level.EASY, Level.HARD) and app.players == 3
-    assert app.advanced and app.state.advanced
-    assert app.texts is ITALIAN and app.delay_s > 0
+    assert app.game.levels == (Level.EASY, Level.HARD) and app.game.players == 3
+    assert app.game.advanced and app.game.state.advanced
+    assert app.texts is ITALIAN and app.game.delay_s > 0
     # The seed deals: the same seed, the same game.
     again = build_app(build_parser().parse_args(["coda", *argv]))
-    assert again.state == app.state
+    assert again.game.state == app.game.state
 
 
 def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() -> None:
     app = build_app(build_parser().parse_args(["coda"]))
-    assert app.levels == (Level.EASY,) and not app.advanced and app.texts["you"] == "You"
+    assert app.game.levels == (Level.EASY,) and not app.game.advanced
+    assert app.texts["you"] == "You"
 
 
 @pytest.mark.parametrize(
