@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest bench key-contrast translations clean install uninstall sim service-test
+.PHONY: test lint typecheck pytest soak bench key-contrast translations clean install uninstall sim service-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -28,6 +28,14 @@ typecheck: $(STAMP)
 PYTEST_ARGS ?= -n auto --dist worksteal
 pytest: $(STAMP)
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+# The power-cut soak (about 20 s): the table killed with SIGKILL at 50 random moments, where
+# `make test` kills it 12 times; each run draws a new seed and prints it, SOAK_SEED=N plays that
+# run again. CI runs it after `make test`.
+SOAK_KILLS ?= 50
+soak: $(STAMP)
+	SOAK_KILLS=$(SOAK_KILLS) SOAK_SEED=$(SOAK_SEED) $(VENV)/bin/pytest -q -rP \
+		tests/test_robustness.py -k test_sigkill_at_random_moments
 
 # Measure the table on virtual hardware in real time (about two minutes): one JSON object on
 # standard output, the comparison with the budgets on standard error.

@@ -1,17 +1,26 @@
-"""Helpers of the table tests: play a headless script on virtual hardware, get its dumps."""
+"""Helpers of the table tests: play a headless script on virtual hardware, get its dumps; or
+drive a `VirtualTable` (the `virtual_table` fixture of conftest.py) with `announce`."""
 
 from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from firmware.config import TableConfig
+from firmware.oled import OledConfig
 from firmware.script import ScriptRunner, parse_script
+from firmware.virtual_table import VirtualTable
 
-# Red starts: A1–E1, A2–D2 red; E2, A3–E3, A4, B4 blue; C4–E4, A5–D5 bystanders; E5 assassin.
-KEY_LINE = "key RRRRR/RRRRB/BBBBB/BBNNN/NNNNA"
+from .rules_helpers import KEY_TEXT
+
+KEY_LINE = f"key {KEY_TEXT}"
+"""The script line that deals the known key (rules_helpers.KEY)."""
+STILL = replace(TableConfig(), oled=OledConfig(shift_every=None))
+"""The default config without the burn-in shift, so that the chip's memory can be compared with
+the rendered screen."""
 
 
 def play(
@@ -46,3 +55,9 @@ def clue(number: int | str) -> str:
     steps = target - 1
     turn = f"turn {steps:+d}\n" if steps else ""
     return f"{turn}push\n"
+
+
+def announce(vt: VirtualTable, detents: int = 1) -> None:
+    """Dial the clue `detents` on from the selector's 1 and push: +8 is 9, +9 unlimited."""
+    vt.turn(detents)
+    vt.push()

@@ -1,0 +1,95 @@
+"""Fixtures shared by the test files.
+
+- `cli`: the console script run in this process (`firmware.cli.main`), with what it printed and
+  its exit code. A spawned `python -m firmware.cli` pays for an interpreter and every import on
+  each call; only what needs a real process (a signal, a closed pipe, the interpreter's own exit)
+  spawns one.
+- `virtual_table`: a table on virtual hardware dealt the known key, closed after the test
+  whatever happened.
+
+The known key, `STILL` and `announce` are plain values and functions: they live in
+`rules_helpers` and `table_scripts`, imported where needed.
+
+Hypothesis checks every property without its per-example deadline: the suite runs on a worker
+per core, beside other work, and no test here times anything.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+from hypothesis import settings
+
+from firmware.cli import main
+from firmware.config import TableConfig
+from firmware.virtual_table import VirtualTable
+
+from .rules_helpers import KEY
+from .table_scripts import STILL
+
+settings.register_profile("tests", deadline=None)
+settings.load_profile("tests")
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """One command's exit code and output, named as in `subprocess.CompletedProcess`."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+class Cli(Protocol):
+    def __call__(self, *argv: str | Path, stdin: bytes | None = None) -> CliResult: ...
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Cli:
+    """`cli("replay", path)` runs `codenames-table replay PATH` here; `stdin` is what it reads
+    on standard input."""
+
+    def run(*argv: str | Path, stdin: bytes | None = None) -> CliResult:
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        capsys.readouterr()  # only what this command prints
+        try:
+            code = main([str(arg) for arg in argv])
+        except SystemExit as exit_:  # argparse refusing the command line, after its message
+            code = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
+        out, err = capsys.readouterr()
+        return CliResult(code, out, err)
+
+    return run
+
+
+class TableFactory(Protocol):
+    def __call__(
+        self, state_dir: Path | None = None, config: TableConfig = STILL, *, seed: int = 3
+    ) -> VirtualTable: ...
+
+
+@pytest.fixture
+def virtual_table(tmp_path: Path) -> Iterator[TableFactory]:
+    """`virtual_table()` builds a `VirtualTable` with the known key as its first key, saving in
+    `state_dir` (the test's tmp_path by default), its random choices seeded with `seed`."""
+    tables: list[VirtualTable] = []
+
+    def build(
+        state_dir: Path | None = None, config: TableConfig = STILL, *, seed: int = 3
+    ) -> VirtualTable:
+        directory = tmp_path if state_dir is None else state_dir
+        vt = VirtualTable(config, directory, rng=random.Random(seed), first_key=KEY)
+        tables.append(vt)
+        return vt
+
+    yield build
+    for vt in tables:
+        vt.close()  # idempotent: most tests close theirs in a `with` block already
