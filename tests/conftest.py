@@ -20,9 +20,8 @@ import io
 import random
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import pytest
 from hypothesis import settings
@@ -38,8 +37,7 @@ settings.register_profile("tests", deadline=None)
 settings.load_profile("tests")
 
 
-@dataclass(frozen=True)
-class CliResult:
+class CliResult(NamedTuple):
     """One command's exit code and output, named as in `subprocess.CompletedProcess`."""
 
     returncode: int

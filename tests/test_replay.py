@@ -1,6 +1,5 @@
 """`codenames-table replay`: a transcript in, the final state as one JSON object out."""
 
-import io
 import json
 import subprocess
 import sys
@@ -8,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import EXIT_BROKEN_PIPE, main
+from firmware.cli import EXIT_BROKEN_PIPE
 from firmware.text_input import MAX_BYTES
 
+from .conftest import Cli, CliResult
 from .rules_helpers import KEY_TEXT
 
 OUTPUT_KEYS = [
@@ -30,19 +30,16 @@ OUTPUT_KEYS = [
 ]
 
 
-def replay(tmp_path: Path, text: str, *options: str) -> subprocess.CompletedProcess[str]:
+def replay(cli: Cli, tmp_path: Path, text: str, *options: str) -> CliResult:
     path = tmp_path / "game.txt"
     path.write_text(text, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "replay", str(path), *options],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return cli("replay", path, *options)
 
 
-def test_replay_prints_the_final_state_with_exactly_the_documented_keys(tmp_path: Path) -> None:
-    result = replay(tmp_path, f"key {KEY_TEXT}\nclue 2\ntouch A1\ntouch C4\n")
+def test_replay_prints_the_final_state_with_exactly_the_documented_keys(
+    tmp_path: Path, cli: Cli
+) -> None:
+    result = replay(cli, tmp_path, f"key {KEY_TEXT}\nclue 2\ntouch A1\ntouch C4\n")
     assert result.returncode == 0, result.stderr
     output = json.loads(result.stdout)
     assert list(output) == OUTPUT_KEYS
@@ -52,9 +49,9 @@ def test_replay_prints_the_final_state_with_exactly_the_documented_keys(tmp_path
     assert output["rejected"] == []
 
 
-def test_rejected_actions_are_listed_and_play_goes_on(tmp_path: Path) -> None:
+def test_rejected_actions_are_listed_and_play_goes_on(tmp_path: Path, cli: Cli) -> None:
     text = f"key {KEY_TEXT}\ndone\nclue 1\ntouch A1\ntouch a1\ntouch E2\n"
-    output = json.loads(replay(tmp_path, text).stdout)
+    output = json.loads(replay(cli, tmp_path, text).stdout)
     assert output["rejected"] == [
         {"line": 2, "action": "done", "reason": "no-clue-yet"},
         {"line": 5, "action": "touch A1", "reason": "already-covered"},
@@ -62,11 +59,11 @@ def test_rejected_actions_are_listed_and_play_goes_on(tmp_path: Path) -> None:
     assert output["covered"] == {"A1": "red", "E2": "blue"}
 
 
-def test_strict_exits_1_on_a_rejected_action_and_still_prints(tmp_path: Path) -> None:
-    result = replay(tmp_path, f"key {KEY_TEXT}\ndone\n", "--strict")
+def test_strict_exits_1_on_a_rejected_action_and_still_prints(tmp_path: Path, cli: Cli) -> None:
+    result = replay(cli, tmp_path, f"key {KEY_TEXT}\ndone\n", "--strict")
     assert result.returncode == 1
     assert json.loads(result.stdout)["rejected"][0]["reason"] == "no-clue-yet"
-    assert replay(tmp_path, f"key {KEY_TEXT}\nclue 1\n", "--strict").returncode == 0
+    assert replay(cli, tmp_path, f"key {KEY_TEXT}\nclue 1\n", "--strict").returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -74,42 +71,44 @@ def test_strict_exits_1_on_a_rejected_action_and_still_prints(tmp_path: Path) ->
     [("clue 1\nfly A1\n", 2), ("key XX\n", 1), ("clue 11\n", 1), ("\n\ntouch Z9\n", 3)],
 )
 def test_a_malformed_transcript_exits_2_naming_the_line_and_prints_nothing(
-    tmp_path: Path, text: str, line: int
+    tmp_path: Path, cli: Cli, text: str, line: int
 ) -> None:
-    result = replay(tmp_path, text)
+    result = replay(cli, tmp_path, text)
     assert result.returncode == 2
     assert result.stdout == ""
     assert f"game.txt:{line}:" in result.stderr
 
 
-def test_a_missing_file_exits_2(tmp_path: Path) -> None:
-    assert main(["replay", str(tmp_path / "nope.txt")]) == 2
+def test_a_missing_file_exits_2(tmp_path: Path, cli: Cli) -> None:
+    assert cli("replay", tmp_path / "nope.txt").returncode == 2
 
 
-def test_standard_input_is_read_for_a_dash() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "replay", "-"],
-        input=f"key {KEY_TEXT}\nmode coop\nclue 1\ntouch C4\n",
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+def test_standard_input_is_read_for_a_dash(cli: Cli) -> None:
+    result = cli("replay", "-", stdin=f"key {KEY_TEXT}\nmode coop\nclue 1\ntouch C4\n".encode())
+    assert result.returncode == 0, result.stderr
     output = json.loads(result.stdout)
     assert (output["mode"], output["phase"], output["turn"]) == ("coop", "enemy_cover", "blue")
 
 
-def test_without_a_key_the_seed_fixes_the_random_key(tmp_path: Path) -> None:
-    keys = {json.loads(replay(tmp_path, "clue 1\n", "--seed", "5").stdout)["key"] for _ in range(2)}
-    assert len(keys) == 1
-    other = json.loads(replay(tmp_path, "clue 1\n", "--seed", "6").stdout)["key"]
-    assert other not in keys
+def test_without_a_key_the_seed_fixes_the_random_key(tmp_path: Path, cli: Cli) -> None:
+    key = json.loads(replay(cli, tmp_path, "clue 1\n", "--seed", "5").stdout)["key"]
+    # Again in a process of its own, with another hash seed: only --seed decides.
+    again = subprocess.run(
+        [sys.executable, "-m", "firmware.cli", "replay", str(tmp_path / "game.txt"), "--seed", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(again.stdout)["key"] == key
+    other = json.loads(replay(cli, tmp_path, "clue 1\n", "--seed", "6").stdout)["key"]
+    assert other != key
 
 
-def test_the_readme_worked_example_is_what_replay_prints(tmp_path: Path) -> None:
+def test_the_readme_worked_example_is_what_replay_prints(tmp_path: Path, cli: Cli) -> None:
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     transcript = readme.split("<!-- transcript -->\n```\n", 1)[1].split("```", 1)[0]
     printed = readme.split("<!-- output -->\n```json\n", 1)[1].split("```", 1)[0]
-    result = replay(tmp_path, transcript)
+    result = replay(cli, tmp_path, transcript)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == json.loads(printed)
 
@@ -117,42 +116,28 @@ def test_the_readme_worked_example_is_what_replay_prints(tmp_path: Path) -> None
 # --- reading the input: size, encoding, standard input, a closed pipe ---
 
 
-def replay_in_process(
-    capsys: pytest.CaptureFixture[str], source: str | Path, *options: str
-) -> tuple[int, str, str]:
-    code = main(["replay", str(source), *options])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def feed_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-
-
 def test_a_byte_order_mark_is_accepted_from_a_file_and_from_standard_input(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli
 ) -> None:
     data = f"\ufeffkey {KEY_TEXT}\nclue 1\ntouch A1\n".encode()
     path = tmp_path / "bom.txt"
     path.write_bytes(data)
-    code, out, err = replay_in_process(capsys, path)
+    code, out, err = cli("replay", path)
     assert (code, err) == (0, "")
     assert json.loads(out)["covered"] == {"A1": "red"}
-    feed_stdin(monkeypatch, data)
-    assert replay_in_process(capsys, "-") == (0, out, "")
+    assert cli("replay", "-", stdin=data) == (0, out, "")
 
 
 def test_bytes_that_are_not_utf8_name_their_line_in_a_file_and_on_standard_input(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli
 ) -> None:
     data = b"clue 1\r\n# caf\xe9\ntouch A1\n"
     path = tmp_path / "latin1.txt"
     path.write_bytes(data)
-    code, out, err = replay_in_process(capsys, path)
+    code, out, err = cli("replay", path)
     assert (code, out) == (2, "")
     assert err == f"codenames-table replay: {path}:2: not UTF-8 text (byte 0xe9)\n"
-    feed_stdin(monkeypatch, data)
-    code, out, err = replay_in_process(capsys, "-")
+    code, out, err = cli("replay", "-", stdin=data)
     assert (code, out, err) == (
         2,
         "",
@@ -160,25 +145,23 @@ def test_bytes_that_are_not_utf8_name_their_line_in_a_file_and_on_standard_input
     )
 
 
-def test_an_endless_file_is_read_no_further_than_the_limit(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out, err = replay_in_process(capsys, "/dev/zero")
+def test_an_endless_file_is_read_no_further_than_the_limit(cli: Cli) -> None:
+    code, out, err = cli("replay", "/dev/zero")
     assert (code, out) == (2, "")
     assert err == "codenames-table replay: /dev/zero: larger than 1 MiB, the most read\n"
 
 
 def test_a_file_just_at_the_limit_is_read_and_one_byte_more_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, cli: Cli
 ) -> None:
     path = tmp_path / "big.txt"
     head = b"clue 1\n"
     path.write_bytes(head + b"#" * (MAX_BYTES - len(head)))
-    code, out, _ = replay_in_process(capsys, path)
+    code, out, _ = cli("replay", path)
     assert code == 0
     assert json.loads(out)["clue"] == 1
     path.write_bytes(path.read_bytes() + b"#")
-    assert replay_in_process(capsys, path)[0] == 2
+    assert cli("replay", path).returncode == 2
 
 
 def test_a_reader_that_goes_away_ends_replay_quietly(tmp_path: Path) -> None:
