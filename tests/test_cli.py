@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import EXIT_USAGE, main
+from firmware.cli import EXIT_USAGE
 from firmware.run_command import is_raspberry_pi, run_table
 from firmware.state_dir import StateDirError, check_service_state_dir
+
+from .conftest import Cli
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 
@@ -21,13 +23,8 @@ def test_the_command_line_offers_exactly_the_tables_languages() -> None:
     assert LANGUAGE_CHOICES == LANGUAGES
 
 
-def test_selftest_refuses_a_wait_that_is_not_positive() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "selftest", "--wait", "-1"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def test_selftest_refuses_a_wait_that_is_not_positive(cli: Cli) -> None:
+    result = cli("selftest", "--wait", "-1")
     assert result.returncode == 2
     assert "more than 0 seconds" in result.stderr
 
@@ -35,22 +32,19 @@ def test_selftest_refuses_a_wait_that_is_not_positive() -> None:
 # --- run --check-config, and the state directory of the service ---
 
 
-def check_config(
-    capsys: pytest.CaptureFixture[str], *options: str
-) -> tuple[int, list[str], list[str]]:
-    code = main(["run", "--check-config", *options])
-    out, err = capsys.readouterr()
+def check_config(cli: Cli, *options: str | Path) -> tuple[int, list[str], list[str]]:
+    code, out, err = cli("run", "--check-config", *options)
     return code, out.splitlines(), err.splitlines()
 
 
 def test_check_config_passes_a_good_config_in_one_line_without_a_pi(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, cli: Cli
 ) -> None:
     # This machine is no Pi (run itself would exit 2): the check needs none, and no hardware.
     assert not is_raspberry_pi()
     config = tmp_path / "config.toml"
     config.write_text("[table]\nlanguage = 'it'\nstate_dir = '/srv/table'\n", encoding="utf-8")
-    code, out, err = check_config(capsys, "--config", str(config))
+    code, out, err = check_config(cli, "--config", config)
     assert (code, err) == (0, [])
     assert out == [
         f"codenames-table run: config OK: {config}; state_dir /srv/table, language it, "
@@ -59,8 +53,8 @@ def test_check_config_passes_a_good_config_in_one_line_without_a_pi(
     assert not Path("/srv/table").exists()  # checked, not created
 
 
-def test_check_config_accepts_the_example_config() -> None:
-    assert main(["run", "--check-config", "--config", str(EXAMPLE)]) == 0
+def test_check_config_accepts_the_example_config(cli: Cli) -> None:
+    assert cli("run", "--check-config", "--config", EXAMPLE).returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -80,14 +74,14 @@ def test_check_config_accepts_the_example_config() -> None:
 )
 def test_check_config_refuses_what_run_would_refuse_in_one_line(
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
     config_text: str,
     options: list[str],
     error: str,
 ) -> None:
     config = tmp_path / "config.toml"
     config.write_text(config_text, encoding="utf-8")
-    code, out, err = check_config(capsys, "--config", str(config), *options)
+    code, out, err = check_config(cli, "--config", config, *options)
     assert (code, out) == (2, [])
     assert len(err) == 1
     assert err[0].startswith("codenames-table run: ")

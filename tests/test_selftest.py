@@ -23,6 +23,8 @@ from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 from firmware.virtual.ssd1306 import VirtualSSD1306
 
+from .conftest import Cli
+
 
 class VirtualRig:
     """The console, OLED and LED key on their virtual twins, on a virtual clock."""
@@ -175,16 +177,8 @@ def test_a_reversed_encoder_is_reported() -> None:
     assert not report.ok
 
 
-def test_the_command_exits_2_outside_a_pi() -> None:
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "selftest"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def test_the_command_exits_2_outside_a_pi(cli: Cli) -> None:
+    result = cli("selftest")
     assert result.returncode == 2
     assert "not a Raspberry Pi" in result.stderr
 

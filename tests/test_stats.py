@@ -1,16 +1,14 @@
 """`codenames-table stats`: figures from the saved games, undone actions left out."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from board_rules.codenames import Game, Key, Mode, parse_action
+from board_rules.codenames import Game, Mode, parse_action
 from firmware.store import GameStore, TimedAction
 
-from .rules_helpers import KEY_TEXT
+from .conftest import Cli, CliResult
+from .rules_helpers import KEY
 
-KEY = Key.parse(KEY_TEXT)
 RED = ["A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2"]
 
 
@@ -24,16 +22,11 @@ def save_game(store: GameStore, mode: Mode, lines: list[str], minutes: float) ->
     store.save(game_id, game, log)
 
 
-def stats(state_dir: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "stats", "--state-dir", str(state_dir), *options],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def stats(cli: Cli, state_dir: Path, *options: str) -> CliResult:
+    return cli("stats", "--state-dir", state_dir, *options)
 
 
-def test_stats_count_games_wins_endings_lengths_and_scores(tmp_path: Path) -> None:
+def test_stats_count_games_wins_endings_lengths_and_scores(tmp_path: Path, cli: Cli) -> None:
     with GameStore(tmp_path) as store:
         # Red wins with one clue and nine guesses, one of them undone and made again.
         save_game(
@@ -54,7 +47,7 @@ def test_stats_count_games_wins_endings_lengths_and_scores(tmp_path: Path) -> No
             minutes=8,
         )
         save_game(store, Mode.COOP, ["clue 1"], minutes=0)
-    result = stats(tmp_path, "--json")
+    result = stats(cli, tmp_path, "--json")
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["games"] == {"standard": 2, "coop": 2}
@@ -68,31 +61,31 @@ def test_stats_count_games_wins_endings_lengths_and_scores(tmp_path: Path) -> No
     assert figures["coop"] == {"wins": 1, "losses": 0, "average_score": 7.0, "scores": {"7": 1}}
 
 
-def test_stats_for_people_name_each_figure(tmp_path: Path) -> None:
+def test_stats_for_people_name_each_figure(tmp_path: Path, cli: Cli) -> None:
     with GameStore(tmp_path) as store:
         save_game(store, Mode.STANDARD, ["clue 1", "touch E5"], minutes=1)
-    result = stats(tmp_path)
+    result = stats(cli, tmp_path)
     assert result.returncode == 0
     assert "Wins:             red 0, blue 1" in result.stdout
     assert "Assassin endings: 1" in result.stdout
 
 
-def test_stats_count_a_damaged_game_as_unreadable_and_go_on(tmp_path: Path) -> None:
+def test_stats_count_a_damaged_game_as_unreadable_and_go_on(tmp_path: Path, cli: Cli) -> None:
     with GameStore(tmp_path) as store:
         save_game(store, Mode.STANDARD, ["clue 1", "touch E5"], minutes=1)
         save_game(store, Mode.STANDARD, ["clue 1", "touch A1"], minutes=1)
         conn = store._conn
         assert conn is not None
         conn.execute("UPDATE actions SET action = 'touch Z9' WHERE game_id = 2 AND seq = 1")
-    result = stats(tmp_path, "--json")
+    result = stats(cli, tmp_path, "--json")
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["unreadable"] == 1
     assert figures["games"]["standard"] == 1
 
 
-def test_stats_without_saved_games_exit_2_and_create_nothing(tmp_path: Path) -> None:
-    result = stats(tmp_path / "none")
+def test_stats_without_saved_games_exit_2_and_create_nothing(tmp_path: Path, cli: Cli) -> None:
+    result = stats(cli, tmp_path / "none")
     assert result.returncode == 2
     assert "no saved games" in result.stderr
     assert not (tmp_path / "none").exists()
