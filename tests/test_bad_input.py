@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from firmware.cli import main
 from firmware.config import ConfigError, TableConfig, load_config
 from firmware.oled import OledConfig
 from firmware.script import ScriptError, parse_script
+
+from .conftest import Cli
 
 FAST = settings(
     max_examples=60,
@@ -32,11 +33,10 @@ def one_line(text: str) -> str:
     return text[:-1]
 
 
-def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
+def run(cli: Cli, argv: list[str]) -> tuple[int, str]:
     """Run the command in this process; its exit code and standard output, once standard error
     was checked to hold one line on exit 2 and nothing otherwise."""
-    code = main(argv)
-    out, err = capsys.readouterr()
+    code, out, err = cli(*argv)
     assert code in (0, 2), (code, err)
     if code == 2:
         one_line(err)
@@ -116,11 +116,11 @@ def config_documents(draw: st.DrawFn) -> str:
 @example(document="[table]\nsleep_after_s = inf\nstate_dir = 'a\\u0000b'\n")
 @example(document="[led.layout]\noffset = 10000000\n")
 def test_a_random_config_document_is_checked_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], document: str
+    tmp_path: Path, cli: Cli, document: str
 ) -> None:
     path = tmp_path / "config.toml"
     path.write_text(document, encoding="utf-8")
-    code, out = run(capsys, ["run", "--check-config", "--config", str(path)])
+    code, out = run(cli, ["run", "--check-config", "--config", str(path)])
     if code == 0:
         one_line(out)
         config = load_config(path)
@@ -208,11 +208,11 @@ def line_texts(draw: st.DrawFn) -> str:
 @example(text="# note\x1ctouch E5\n", raw=b"", as_bytes=False)
 @example(text="", raw=b"clue 1\n\xff\n", as_bytes=True)
 def test_a_random_transcript_is_replayed_or_refused_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, raw: bytes, as_bytes: bool
+    tmp_path: Path, cli: Cli, text: str, raw: bytes, as_bytes: bool
 ) -> None:
     path = tmp_path / "game.txt"
     path.write_bytes(raw if as_bytes else text.encode())
-    code, out = run(capsys, ["replay", str(path), "--seed", "1"])
+    code, out = run(cli, ["replay", str(path), "--seed", "1"])
     if code == 0:
         assert json.loads(out)["mode"] in ("standard", "coop")
 
@@ -253,12 +253,12 @@ QUICK = [
     noise=st.sampled_from(["", "\ufeff", "# x\x1cpress E5", "jump", "\xff"]),
 )
 def test_a_random_script_runs_or_is_refused_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], steps: list[str], ending: str, noise: str
+    tmp_path: Path, cli: Cli, steps: list[str], ending: str, noise: str
 ) -> None:
     path = tmp_path / "script.txt"
     data = (noise + ending + ending.join(steps) + ending).encode()
     path.write_bytes(data.replace("\xff".encode(), b"\xff"))
-    code, out = run(capsys, ["sim", "--headless", "--script", str(path), "--seed", "1"])
+    code, out = run(cli, ["sim", "--headless", "--script", str(path), "--seed", "1"])
     if code == 0:
         assert len(out.splitlines()) == steps.count("dump")
 

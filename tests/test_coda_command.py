@@ -10,23 +10,23 @@ import pytest
 from textual.app import App
 
 from board_rules.coda import Level
-from firmware.cli import build_parser, main
+from firmware.cli import build_parser
 from firmware.coda_app import CodaApp
 from firmware.coda_command import build_app
 from firmware.coda_texts import ITALIAN
 
+from .conftest import Cli, CliResult
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["coda", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+
+def run(cli: Cli, *argv: str) -> CliResult:
+    return cli("coda", *argv)
 
 
 def test_headless_prints_the_games_and_the_wins_of_each_player(
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
 ) -> None:
     code, out, err = run(
-        capsys, "--headless", "--players", "hard,random", "--games", "20", "--seed", "1"
+        cli, "--headless", "--players", "hard,random", "--games", "20", "--seed", "1"
     )
     assert (code, err) == (0, "")
     result = json.loads(out)
@@ -35,35 +35,33 @@ def test_headless_prints_the_games_and_the_wins_of_each_player(
     assert result["wins"][0] >= 18
 
 
-def test_the_same_seed_plays_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_same_seed_plays_the_same_games(cli: Cli) -> None:
     argv = ("--headless", "--players", "easy,random,hard", "--games", "4", "--seed", "9")
-    assert run(capsys, *argv) == run(capsys, *argv)
+    assert run(cli, *argv) == run(cli, *argv)
 
 
 @pytest.mark.parametrize("players", ["easy,hard,random", "random,random,easy,hard"])
-def test_headless_takes_two_to_four_players_of_any_level(
-    capsys: pytest.CaptureFixture[str], players: str
-) -> None:
-    code, out, _ = run(capsys, "--headless", "--players", players, "--games", "3", "--seed", "2")
+def test_headless_takes_two_to_four_players_of_any_level(cli: Cli, players: str) -> None:
+    code, out, _ = run(cli, "--headless", "--players", players, "--games", "3", "--seed", "2")
     wins = json.loads(out)["wins"]
     assert code == 0 and len(wins) == players.count(",") + 1 and sum(wins) == 3
 
 
-def test_headless_plays_the_advanced_game(capsys: pytest.CaptureFixture[str]) -> None:
+def test_headless_plays_the_advanced_game(cli: Cli) -> None:
     code, out, _ = run(
-        capsys, "--headless", "--advanced", "--players", "hard,easy", "--games", "2", "--seed", "3"
+        cli, "--headless", "--advanced", "--players", "hard,easy", "--games", "2", "--seed", "3"
     )
     assert code == 0 and sum(json.loads(out)["wins"]) == 2
 
 
 def test_without_headless_the_on_screen_game_runs_with_the_options_given(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Textual's own `run` would take the terminal: the test only records what it was given.
     ran: list[CodaApp] = []
     monkeypatch.setattr(App, "run", lambda self, *a, **k: ran.append(self))
     argv = ("--opponents", "easy, HARD", "--advanced", "--lang", "it", "--seed", "4")
-    code, out, err = run(capsys, *argv)
+    code, out, err = run(cli, *argv)
     assert (code, out, err) == (0, "", "")
     (app,) = ran
     assert app.game.levels == (Level.EASY, Level.HARD) and app.game.players == 3
@@ -92,9 +90,9 @@ def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() ->
     ],
 )
 def test_bad_on_screen_options_exit_2_naming_the_option(
-    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+    cli: Cli, argv: list[str], named: str
 ) -> None:
-    code, out, err = run(capsys, *argv)
+    code, out, err = run(cli, *argv)
     assert (code, out) == (2, "")
     assert err.startswith(f"codenames-table coda: {named}")
 
@@ -110,9 +108,7 @@ def test_bad_on_screen_options_exit_2_naming_the_option(
         (["--players", "hard,random", "--games", "-3"], "--games"),
     ],
 )
-def test_bad_options_exit_2_naming_the_option(
-    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
-) -> None:
-    code, out, err = run(capsys, "--headless", *argv)
+def test_bad_options_exit_2_naming_the_option(cli: Cli, argv: list[str], named: str) -> None:
+    code, out, err = run(cli, "--headless", *argv)
     assert (code, out) == (2, "")
     assert named in err

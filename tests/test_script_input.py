@@ -3,7 +3,6 @@ that cannot be used, and a run stopped by a signal."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -15,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import main
 from firmware.script import (
     MAX_DETENTS,
     MAX_SCRIPT_S,
@@ -25,15 +23,12 @@ from firmware.script import (
     parse_script,
 )
 
+from .conftest import Cli, CliResult
 from .table_scripts import KEY_LINE, play
 
 
-def sim(
-    capsys: pytest.CaptureFixture[str], script: str | Path, *options: str
-) -> tuple[int, str, str]:
-    code = main(["sim", "--headless", "--script", str(script), *options])
-    out, err = capsys.readouterr()
-    return code, out, err
+def sim(cli: Cli, script: str | Path, *options: str, stdin: bytes | None = None) -> CliResult:
+    return cli("sim", "--headless", "--script", script, *options, stdin=stdin)
 
 
 @pytest.mark.parametrize("separator", ["\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028"])
@@ -86,39 +81,37 @@ def test_a_whole_script_is_bounded_in_virtual_time_and_in_steps() -> None:
 
 
 def test_a_script_reads_like_a_transcript_bom_bad_bytes_and_size_included(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli
 ) -> None:
     path = tmp_path / "s.txt"
     path.write_bytes(f"\ufeff{KEY_LINE}\ndump\n".encode())
-    code, out, err = sim(capsys, path)
+    code, out, err = sim(cli, path)
     assert (code, err) == (0, "")
     assert json.loads(out)["game"]["key"] == KEY_LINE.split()[1]
     path.write_bytes(b"dump\r# \xff\n")
-    assert sim(capsys, path) == (
+    assert sim(cli, path) == (
         2,
         "",
         f"codenames-table sim: {path}:2: not UTF-8 text (byte 0xff)\n",
     )
-    data = b"dump\n\xc3\n"
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-    assert sim(capsys, "-") == (
+    assert sim(cli, "-", stdin=b"dump\n\xc3\n") == (
         2,
         "",
         "codenames-table sim: <stdin>:2: not UTF-8 text (byte 0xc3)\n",
     )
-    code, out, err = sim(capsys, "/dev/zero")
+    code, out, err = sim(cli, "/dev/zero")
     assert (code, out) == (2, "")
     assert err == "codenames-table sim: /dev/zero: larger than 1 MiB, the most read\n"
 
 
 def test_an_oled_png_folder_that_cannot_be_written_exits_2_before_playing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, cli: Cli
 ) -> None:
     script = tmp_path / "s.txt"
     script.write_text("dump\n", encoding="utf-8")
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    code, out, err = sim(capsys, script, "--oled-png", str(blocker / "pngs"))
+    code, out, err = sim(cli, script, "--oled-png", str(blocker / "pngs"))
     assert (code, out) == (2, "")
     problem = f"--oled-png {blocker / 'pngs'}: cannot write there: Not a directory"
     assert err == f"codenames-table sim: {problem}\n"
@@ -144,20 +137,20 @@ def as_a_stranger(folder: Path) -> Iterator[None]:
 
 
 def test_a_state_directory_that_cannot_be_entered_exits_2_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, cli: Cli
 ) -> None:
     locked = tmp_path / "locked"
     locked.mkdir()
     state_dir = locked / "state"
     with as_a_stranger(locked):
-        code, out, err = sim(capsys, "/dev/null", "--state-dir", str(state_dir))
+        code, out, err = sim(cli, "/dev/null", "--state-dir", str(state_dir))
     assert (code, out) == (2, "")
     assert err == (
         f"codenames-table sim: state directory {state_dir}: cannot enter it: Permission denied\n"
     )
     file_in_the_way = tmp_path / "file"
     file_in_the_way.write_text("", encoding="utf-8")
-    code, _, err = sim(capsys, "/dev/null", "--state-dir", str(file_in_the_way))
+    code, _, err = sim(cli, "/dev/null", "--state-dir", str(file_in_the_way))
     assert code == 2
     assert err.endswith(f"{file_in_the_way}: cannot enter it: Not a directory\n")
 
