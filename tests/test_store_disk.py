@@ -7,7 +7,6 @@ held by a second process, as a staff tool would hold it.
 
 import os
 import pathlib
-import random
 import subprocess
 import sys
 import textwrap
@@ -16,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from board_rules.codenames import Coord, Game, Key, Mode, parse_action
+from board_rules.codenames import Coord, Game, Mode, parse_action
 from firmware.config import TableConfig
 from firmware.events import ConsoleButton
 from firmware.store import DATABASE_NAME, GameStore, StoreError, TimedAction
 from firmware.store_faults import SaveFault
 from firmware.virtual_table import VirtualTable
 
-from .table_scripts import KEY_LINE
+from .conftest import TableFactory
+from .rules_helpers import KEY
 
-KEY = Key.parse(KEY_LINE.split()[1])
 FIRST_MOVES = ["clue 2", "touch A1"]  # A1 is red: red guesses on
 
 
@@ -94,10 +93,6 @@ def files(state_dir: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(state_dir.iterdir())}
 
 
-def table(state_dir: Path) -> VirtualTable:
-    return VirtualTable(TableConfig(), state_dir, rng=random.Random(3), first_key=KEY)
-
-
 def footer(vt: VirtualTable) -> str | None:
     screen = vt.display.screen
     assert screen is not None
@@ -116,12 +111,13 @@ def resumed(state_dir: Path) -> Game:
 
 def test_a_full_disk_at_start_up_resumes_the_game_moves_nothing_and_catches_up(
     disk: Path,
+    virtual_table: TableFactory,
 ) -> None:
     state = disk / "state"
     power_cut_game(state, FIRST_MOVES)
     filler = fill(disk)
     before = files(state)
-    with table(state) as vt:
+    with virtual_table(state, TableConfig()) as vt:
         assert vt.table.state.to_dict()["covered"] == {"A1": "red"}
         assert files(state).keys() == before.keys()  # nothing moved aside, no WAL deleted
         vt.press_pad(Coord.parse("B1"))
@@ -145,9 +141,11 @@ def test_a_full_disk_at_start_up_resumes_the_game_moves_nothing_and_catches_up(
         assert store.game(last_id).replay().state == last
 
 
-def test_a_disk_filled_mid_game_and_freed_again_loses_nothing(disk: Path) -> None:
+def test_a_disk_filled_mid_game_and_freed_again_loses_nothing(
+    disk: Path, virtual_table: TableFactory
+) -> None:
     state = disk / "state"
-    with table(state) as vt:
+    with virtual_table(state, TableConfig()) as vt:
         vt.turn(8)  # clue 9: every card below is a guess
         vt.push()
         vt.press_pad(Coord.parse("A1"))
@@ -249,6 +247,7 @@ def test_a_lock_taken_mid_game_counts_as_a_fault_only_after_the_busy_timeout(
 
 def test_a_database_made_immutable_resumes_read_only_and_writes_once_it_is_not(
     disk: Path,
+    virtual_table: TableFactory,
 ) -> None:
     # Root ignores file modes; the immutable attribute refuses root too.
     state = disk / "state"
@@ -256,7 +255,7 @@ def test_a_database_made_immutable_resumes_read_only_and_writes_once_it_is_not(
     if _run("chattr", "+i", str(state / DATABASE_NAME)).returncode != 0:
         pytest.skip("this file system has no immutable attribute (chattr +i)")
     before = files(state)
-    with table(state) as vt:
+    with virtual_table(state, TableConfig()) as vt:
         assert vt.table.state.to_dict()["covered"] == {"A1": "red"}
         assert vt.table.not_saving is SaveFault.READ_ONLY
         assert footer(vt) == "Not saving: read-only"
