@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from string import Formatter
 from typing import Any
 
@@ -22,18 +21,11 @@ from textual.widgets import Static
 
 from board_rules.coda import (
     DASH,
-    Action,
     Arrange,
-    Attack,
     Color,
-    Draw,
     GameState,
     Level,
     Phase,
-    Place,
-    Pool,
-    Reveal,
-    Stop,
     TakeTiles,
     Tile,
     Value,
@@ -45,6 +37,9 @@ from firmware.coda_help import HelpScreen
 from firmware.coda_texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
 from firmware.coda_widgets import PileView, TileView, ValueKey
 from tests.coda_helpers import play, row, stacked
+from tests.coda_person_helpers import act, disguised
+from tests.coda_person_helpers import hidden_value as x_ray
+from tests.coda_person_helpers import wrong_value as wrong
 
 SIZE = (100, 36)
 SEED = 3
@@ -104,41 +99,14 @@ async def attack(
     await pilot.press("enter")
 
 
-async def act(pilot: Pilot[None], app: CodaApp, action: Action) -> None:
-    """Play any of the person's actions with the keys."""
-    if isinstance(action, TakeTiles):
-        await move_until(pilot, lambda: app.game.choices.take_black >= action.black, "b")
-        await move_until(pilot, lambda: app.game.choices.take_black <= action.black, "w")
-        await pilot.press("enter")
-    elif isinstance(action, Arrange):
-        for position in action.dashes:
-            await move_until(pilot, lambda p=position: app.game.choices.dash_cursor == p)  # type: ignore[misc]
-            await pilot.press("enter")
-    elif isinstance(action, Draw):
-        await pilot.press(action.color.letter)
-    elif isinstance(action, Attack):
-        await attack(pilot, app, action.player, action.index, action.value)
-    elif isinstance(action, Stop):
-        await pilot.press("s")
-    elif isinstance(action, Place):
-        await move_until(pilot, lambda: app.game.choices.slot == action.index)
-        await pilot.press("enter")
-    elif isinstance(action, Reveal):
-        await move_until(pilot, lambda: app.game.choices.reveal_index == action.index)
-        await pilot.press("enter")
-    else:  # pragma: no cover - the person has no other action
-        raise AssertionError(action)
-
-
 def hidden_value(app: CodaApp, player: int, index: int) -> Value:
     """The true value of a tile: the test's X-ray."""
-    return app.game.state.rows[player][index].tile.value
+    return x_ray(app.game.state, player, index)
 
 
 def wrong_value(app: CodaApp, player: int, index: int) -> Value:
     """A number that tile does not have, and that nobody named against it yet."""
-    slot = app.game.state.rows[player][index]
-    return next(v for v in range(12) if v != slot.tile.value and v not in slot.misses)
+    return wrong(app.game.state, player, index)
 
 
 # What the screen shows
@@ -166,28 +134,12 @@ def shown_keys(app: CodaApp) -> dict[str, str]:
     }
 
 
-def disguised(state: GameState) -> GameState:
-    """The same game as the person knows it, every secret changed: the computers' hidden
-    values, their drawn tile and the order of the pool."""
-
-    def other(tile: Tile) -> Tile:
-        return Tile(tile.color, 5 if tile.is_dash else (int(tile.value) + 5) % 12)
-
-    rows = tuple(
-        row
-        if player == HUMAN
-        else tuple(slot if slot.revealed else replace(slot, tile=other(slot.tile)) for slot in row)
-        for player, row in enumerate(state.rows)
-    )
-    public_hand = state.turn == HUMAN or (state.phase is Phase.PLACE and state.face_up)
-    hand = state.hand if public_hand else tuple(other(t) for t in state.hand)
-    pool = Pool(black=state.pool.black[::-1], white=state.pool.white[::-1])
-    return replace(state, rows=rows, hand=hand, pool=pool)
-
-
-async def assert_no_secret_on_screen(pilot: Pilot[None], app: CodaApp) -> None:
-    """The computers' hidden tiles show only their backs, and the whole screen stays the same
-    when every secret of the game is changed: it is drawn from what the person may know."""
+async def assert_no_secret_on_screen(
+    pilot: Pilot[None], app: CodaApp, *, whole_screen: bool = True
+) -> None:
+    """The computers' hidden tiles show only their backs, and (`whole_screen`) the whole screen
+    stays the same when every secret of the game is changed: it is drawn from what the person
+    may know."""
     state = app.game.state
     for player in range(1, state.players):
         for index in state.hidden(player):
@@ -196,11 +148,11 @@ async def assert_no_secret_on_screen(pilot: Pilot[None], app: CodaApp) -> None:
         if state.turn == player and state.hand:
             hand = app.query_one(f"#hand-{player}", TileView)
             assert str(hand.content) == "" or state.face_up
+    if not whole_screen:
+        return
     await pilot.pause()
     screen = app.export_screenshot()
-    forged = disguised(state)
-    assert forged.view(HUMAN) == state.view(HUMAN)  # the disguise touches secrets only
-    app.game.state = forged
+    app.game.state = disguised(state)
     app.redraw()
     await pilot.pause()
     assert app.export_screenshot() == screen
@@ -271,71 +223,22 @@ async def wrong_attack(
     assert any(slot.tile == drawn and slot.revealed for slot in app.game.state.rows[HUMAN])
 
 
-async def wrong_with_nothing_to_draw(
-    pilot: Pilot[None], app: CodaApp, target: tuple[int, int]
-) -> None:
-    """A wrong attack with the pool empty: the person turns a tile of their choice."""
-    await attack(pilot, app, *target, wrong_value(app, *target))
-    assert (app.game.state.turn, app.game.state.phase) == (HUMAN, Phase.REVEAL)
-    assert text(app, "#status").startswith("Wrong, and nothing is left to draw")
-    hidden, logged = app.game.state.hidden(HUMAN), len(app.game.history)
-    await pilot.press("right")
-    assert app.game.choices.reveal_index == hidden[1] and tile(app, HUMAN, hidden[1]).has_class(
-        "-selected"
-    )
-    await pilot.press("enter")
-    assert app.game.state.rows[HUMAN][hidden[1]].revealed
-    assert app.game.history[logged].startswith(f"You: own tile {hidden[1] + 1} face up, ")
-
-
-def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game() -> None:
-    """The person's plan: two right attacks and a stop, then a wrong attack, then keep the game
-    going (a right attack and a stop while the computer has three hidden tiles or more, a
-    wrong one otherwise) until the pool is empty; there, one wrong attack, then win."""
+def test_a_short_game_with_keys_and_clicks() -> None:
+    """The window's side of a game (whole games are played without it, in
+    `tests/test_coda_controller.py`): the colour keys, a draw by click, a right attack by
+    clicks and one by keys, a stop, a draw by key and a wrong attack by keys."""
 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await take_with_the_colour_keys(pilot, app)
-        turn, revealed_own, double, wrong = 0, False, False, False
-        while not app.game.state.is_over:
-            state = app.game.state
-            target, mouse = (1, state.hidden(1)[0]), turn % 2 == 0
-            if state.phase is Phase.DRAW:
-                turn += 1
-                await draw_the_fuller_colour(pilot, app, mouse=mouse)
-            elif not state.pool and not revealed_own:
-                await wrong_with_nothing_to_draw(pilot, app, target)
-                revealed_own = True
-            elif not state.pool or (turn == 1 and state.hits < 2):
-                await right_attack(pilot, app, target, mouse=mouse)
-                double = double or (turn == 1 and app.game.state.hits == 2)
-            elif state.hits:
-                await stop_and_hide(pilot, app)
-            elif turn == 2 or len(state.hidden(1)) < 3:
-                await wrong_attack(pilot, app, target, mouse=mouse)
-                wrong = True
-            else:
-                await right_attack(pilot, app, target, mouse=mouse)
-        assert double and wrong and revealed_own
-
-        # The end: the winner is shown, and every row with its numbers.
-        assert app.game.state.winner == HUMAN and app.game.wins == [1, 0]
-        assert app.game.history[-2:] == ["Computer 1: out of the game", "Winner: You"]
-        assert text(app, "#status") == ENGLISH["status_you_win"]
-        assert "Wins: You 1 · Computer 1 0" in text(app, "#title")
-        assert "winner" in text(app, "#label-0")
-        for index, slot in enumerate(app.game.state.rows[1]):
-            assert str(tile(app, 1, index).content) == str(slot.tile.value)
-        assert shown_keys(app)["n"] == "new game"
-
-        # n: a new game, which the winner starts.
-        await pilot.press("n")
-        assert app.game.history == ["New game; first to play: You"]
-        assert (app.game.state.starter, app.game.state.turn, app.game.state.phase) == (
-            0,
-            0,
-            Phase.TAKE,
-        )
-        assert app.game.wins == [1, 0]
+        await draw_the_fuller_colour(pilot, app, mouse=True)
+        await right_attack(pilot, app, (1, app.game.state.hidden(1)[0]), mouse=True)
+        await right_attack(pilot, app, (1, app.game.state.hidden(1)[-1]), mouse=False)
+        assert app.game.state.hits == 2
+        await stop_and_hide(pilot, app)
+        assert (app.game.state.turn, app.game.state.phase) == (HUMAN, Phase.DRAW)
+        await draw_the_fuller_colour(pilot, app, mouse=False)
+        await wrong_attack(pilot, app, (1, app.game.state.hidden(1)[0]), mouse=False)
+        assert not app.game.state.is_over
 
     drive(make_app(), scenario)
 
@@ -375,21 +278,30 @@ def test_a_computer_that_wins_starts_the_next_game() -> None:
 
 def test_no_computer_hidden_number_reaches_the_screen_before_the_end() -> None:
     """A whole advanced game against two computers, the person playing like the easy player;
-    after every single action, the person's and each computer's, the screen is checked."""
+    after every single action, the person's and each computer's, the computers' hidden tiles
+    show only their backs; at the first moment of each kind (whose turn, the phase, a tile in
+    hand or not), the whole screen is compared with the one drawn when every secret changes.
+    (`tests/test_coda_controller.py` compares the scene, all the screen shows, at every step.)"""
     person = strategy(Level.EASY)
     person_rng = random.Random(7)
-    checks = 0
+    checks, kinds = 0, set()
 
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         nonlocal checks
         while not app.game.state.is_over:
             if app.game.state.turn == HUMAN:
-                await act(pilot, app, person(app.game.view, person_rng))
+                # Through the controller: the keys are tested on their own above.
+                act(app.game, person(app.game.view, person_rng))
+                app.redraw()
             else:
-                assert app.waiting_for_computer
+                # The timer of a computer's pause is tested on its own below.
+                assert app.game.computer_to_play
                 assert app.computer_step()
-            if not app.game.state.is_over:
-                await assert_no_secret_on_screen(pilot, app)
+            state = app.game.state
+            if not state.is_over:
+                kind = (state.turn, state.phase, bool(state.hand), state.face_up)
+                await assert_no_secret_on_screen(pilot, app, whole_screen=kind not in kinds)
+                kinds.add(kind)
                 checks += 1
         # At the end, every tile is shown with its number.
         for player in (1, 2):
@@ -400,7 +312,7 @@ def test_no_computer_hidden_number_reaches_the_screen_before_the_end() -> None:
 
     app = make_app(Level.EASY, Level.HARD, advanced=True, delay_s=3600)
     drive(app, scenario)
-    assert checks > 40
+    assert checks > 40 and len(kinds) > 10
 
 
 # The advanced game: the dashes
