@@ -22,7 +22,8 @@ from firmware.led_pattern import (
     wiring_pattern,
 )
 
-RED_STARTS = Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")
+from .rules_helpers import KEY as RED_STARTS
+
 BLUE_STARTS = Key.parse("BBBBB/BBBBR/RRRRR/RRNNN/NNNNA")
 RED, BLUE, BYSTANDER, ASSASSIN = (Coord.parse(c) for c in ("A1", "A3", "E4", "E5"))
 """What hides at these cells when red starts; bystander and assassin are the same in both keys."""

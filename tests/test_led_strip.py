@@ -17,7 +17,7 @@ from unittest import mock
 
 import pytest
 
-from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, Key, parse_action
+from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, parse_action
 from firmware.led_layout import LedConfigError, LedLayout
 from firmware.led_pattern import LedStyle, key_pattern
 from firmware.led_strip import (
@@ -31,7 +31,8 @@ from firmware.led_strip import (
 )
 from firmware.virtual.strip import Color, VirtualPixelStrip
 
-RED_STARTS = Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")
+from .rules_helpers import KEY as RED_STARTS
+
 START = GameState.start(RED_STARTS)
 ASSASSIN = Coord.parse("E5")
 HIGH, LOW = 0.25, 0.75  # the assassin's blink, at 1 Hz

@@ -24,13 +24,13 @@ from typing import NamedTuple
 
 import pytest
 
-from board_rules.codenames import Key
 from firmware.cli import EXIT_USAGE
 from firmware.config import DEFAULT_PATH, DEFAULT_STATE_DIR, TableConfig
 from firmware.run_command import install_stop_handlers, run_table, serve
 from firmware.sd_notify import SystemdNotifier, WatchdogFeeder
 from firmware.virtual_table import VirtualTable
 
+from .conftest import TableFactory
 from .fake_pi_root import fake_pi, missing_lines, needs_root, run_script
 from .table_scripts import KEY_LINE
 
@@ -39,7 +39,6 @@ UNIT = REPO / "systemd" / "codenames-table.service"
 INSTALL = REPO / "systemd" / "install.sh"
 UNINSTALL = REPO / "systemd" / "uninstall.sh"
 PI_USERLAND = REPO / "systemd" / "pi_userland.sh"
-KEY = Key.parse(KEY_LINE.split()[1])
 EXPOSURE_GOAL = 2.0
 """The issue's bound for `systemd-analyze security`; Debian's systemd-timesyncd scores 2.3."""
 RECEIVE_TIMEOUT_S = 2.0
@@ -264,12 +263,12 @@ def notifier_for(receiver: Receiver, watchdog_usec: int) -> SystemdNotifier:
 
 
 def test_the_watchdog_is_fed_from_the_game_loop_thread(
-    tmp_path: Path, notify_socket: Receiver
+    notify_socket: Receiver, virtual_table: TableFactory
 ) -> None:
     stop = threading.Event()
     feeders: set[int] = set()
     with (
-        VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt,
+        virtual_table(config=TableConfig(), seed=1) as vt,
         notifier_for(notify_socket, watchdog_usec=40_000) as notifier,
     ):
         feed = WatchdogFeeder(notifier, heartbeat_s=0.02)
@@ -294,9 +293,9 @@ def test_the_watchdog_is_fed_from_the_game_loop_thread(
 
 
 def test_serve_says_ready_after_the_table_resumed_then_feeds_the_watchdog(
-    tmp_path: Path, notify_socket: Receiver
+    tmp_path: Path, notify_socket: Receiver, virtual_table: TableFactory
 ) -> None:
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+    with virtual_table(config=TableConfig(), seed=1) as vt:
         vt.turn(1)
         vt.push()  # one saved action, so that the status names it
     stop = threading.Event()

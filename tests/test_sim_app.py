@@ -16,7 +16,7 @@ import pytest
 from textual.color import Color
 from textual.pilot import Pilot
 
-from board_rules.codenames import ALL_COORDS, Coord, Key, Phase, Team
+from board_rules.codenames import ALL_COORDS, Coord, Phase, Team
 from firmware.config import TableConfig
 from firmware.led_layout import Side
 from firmware.sim_app import SimApp
@@ -31,8 +31,9 @@ from firmware.sim_widgets import (
 )
 from firmware.words import WordSource, language_words
 
+from .rules_helpers import KEY
+
 # Red starts: A1–E1, A2–D2 red; E2, A3–E3, A4, B4 blue; C4–E4, A5–D5 bystanders; E5 assassin.
-KEY = Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")
 RED = [Coord.parse(name) for name in ("A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2")]
 _WORD_TEXT = (
     "APPLE BRIDGE CASTLE DRAGON ENGINE FOREST GARDEN HARBOUR ISLAND JUNGLE KETTLE LANTERN "

@@ -1,21 +1,19 @@
 """The table's timer, menu, sleep, power cuts and secrecy, through headless scripts."""
 
 import logging
-import random
 from pathlib import Path
 from typing import get_args
 
 import pytest
 
-from board_rules.codenames import Coord, Key
+from board_rules.codenames import Coord
 from firmware.config import TableConfig
 from firmware.events import ConsoleButton, InputEvent
 from firmware.settings import TableSettings
-from firmware.virtual_table import VirtualTable
 
+from .conftest import TableFactory
+from .rules_helpers import KEY
 from .table_scripts import KEY_LINE, clue, play
-
-KEY = Key.parse(KEY_LINE.split()[1])
 
 TIMED = TableConfig(settings=TableSettings(timer_s=30))
 STRICT = TableConfig(settings=TableSettings(timer_s=30, strict=True))
@@ -30,8 +28,10 @@ def test_the_timer_counts_down_on_the_oled_and_rings_at_the_end(tmp_path: Path) 
     assert ended["game"]["phase"] == "guess"  # not strict: only a reminder
 
 
-def test_the_buzzer_beeps_when_the_timer_runs_out_and_not_before(tmp_path: Path) -> None:
-    with VirtualTable(TIMED, tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+def test_the_buzzer_beeps_when_the_timer_runs_out_and_not_before(
+    virtual_table: TableFactory,
+) -> None:
+    with virtual_table(config=TIMED, seed=1) as vt:
         assert vt.config.pins.buzzer is not None
         buzzer = vt.factory.pin(vt.config.pins.buzzer)
 
@@ -106,10 +106,12 @@ def test_a_new_game_stops_the_timer(tmp_path: Path) -> None:
     assert "Time is up!" not in state["oled"]
 
 
-def test_a_running_timer_wakes_the_loop_a_bounded_number_of_times(tmp_path: Path) -> None:
+def test_a_running_timer_wakes_the_loop_a_bounded_number_of_times(
+    virtual_table: TableFactory,
+) -> None:
     inputs = get_args(InputEvent)
     config = TableConfig(settings=TableSettings(timer_s=180))
-    with VirtualTable(config, tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+    with virtual_table(config=config, seed=1) as vt:
         vt.push()
         vt.press_button(ConsoleButton.TIMER)
         vt.wait(160.0)
@@ -216,9 +218,9 @@ def test_a_held_button_that_wakes_the_table_does_nothing_else(tmp_path: Path) ->
 
 
 def test_the_waking_hold_of_new_does_nothing_even_with_a_pad_touched_meanwhile(
-    tmp_path: Path,
+    virtual_table: TableFactory,
 ) -> None:
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+    with virtual_table(config=TableConfig(), seed=1) as vt:
         vt.wait(601.0)
         assert vt.table.asleep
         vt.circuit.press_button(ConsoleButton.NEW)

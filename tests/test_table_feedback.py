@@ -1,12 +1,11 @@
 """Feedback: saved before the LED key, the LED key before the OLED, and a slow OLED holds up
 nothing; hardware events get their message."""
 
-import random
 import sqlite3
 import threading
 from pathlib import Path
 
-from board_rules.codenames import Coord, Key
+from board_rules.codenames import Coord
 from firmware.clock import VirtualClock
 from firmware.config import TableConfig
 from firmware.display import DisplayWorker
@@ -15,11 +14,8 @@ from firmware.screens import Screen
 from firmware.store import DATABASE_NAME
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
-from firmware.virtual_table import VirtualTable
 
-from .table_scripts import KEY_LINE
-
-KEY = Key.parse(KEY_LINE.split()[1])
+from .conftest import TableFactory
 
 
 def saved_actions(state_dir: Path) -> int:
@@ -29,8 +25,9 @@ def saved_actions(state_dir: Path) -> int:
 
 def test_each_action_is_saved_before_the_led_key_which_comes_before_the_oled(
     tmp_path: Path,
+    virtual_table: TableFactory,
 ) -> None:
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+    with virtual_table(config=TableConfig(), seed=1) as vt:
         vt.turn(1)
         vt.push()
         seen: list[tuple[str, int, int]] = []
@@ -74,8 +71,8 @@ def test_a_slow_oled_never_holds_up_the_caller_and_ends_on_the_latest_screen() -
     assert chip.to_image().tobytes() == render_screen(screens[-1]).tobytes()
 
 
-def test_two_pads_at_once_are_refused_with_a_message(tmp_path: Path) -> None:
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+def test_two_pads_at_once_are_refused_with_a_message(virtual_table: TableFactory) -> None:
+    with virtual_table(config=TableConfig(), seed=1) as vt:
         vt.turn(1)
         vt.push()
         vt.circuit.press_pad(Coord.parse("A1"))
@@ -90,8 +87,8 @@ def test_two_pads_at_once_are_refused_with_a_message(tmp_path: Path) -> None:
         assert screen.lines[:2] == ("Two cards at once", "Press one card only")
 
 
-def test_a_stuck_pad_is_named_and_the_others_still_work(tmp_path: Path) -> None:
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=KEY) as vt:
+def test_a_stuck_pad_is_named_and_the_others_still_work(virtual_table: TableFactory) -> None:
+    with virtual_table(config=TableConfig(), seed=1) as vt:
         vt.turn(1)
         vt.push()
         vt.circuit.press_pad(Coord.parse("C2"))

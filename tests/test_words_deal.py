@@ -17,7 +17,8 @@ from firmware.words import (
     parse_words,
 )
 
-KEY = Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")
+from .rules_helpers import KEY
+
 OTHER_KEY = Key.parse("BBBBB/BBBBR/RRRRR/RRNNN/NNNNA")
 WORDS = tuple(f"WORD{n:02d}" for n in range(60))
 
