@@ -23,6 +23,17 @@ def test_the_command_line_offers_exactly_the_tables_languages() -> None:
     assert LANGUAGE_CHOICES == LANGUAGES
 
 
+def test_the_console_script_exits_2_with_one_line_outside_a_pi() -> None:
+    # The installed entry point itself, as people and the service run it: main's return value
+    # must become the process's exit code.
+    script = Path(sys.executable).with_name("codenames-table")
+    result = subprocess.run([script, "run"], capture_output=True, text=True, check=False)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("codenames-table run: this is not a Raspberry Pi")
+    assert result.stdout == ""
+
+
 def test_selftest_refuses_a_wait_that_is_not_positive(cli: Cli) -> None:
     result = cli("selftest", "--wait", "-1")
     assert result.returncode == 2
