@@ -186,8 +186,10 @@ def test_chatter_on_press_and_release_gives_one_press_and_one_release(rig: Rig) 
 BURST = st.lists(st.floats(min_value=0.1, max_value=5.0), max_size=5)
 
 
+# Held from 50 ms (past the debounce time) to a second: a pad has no behaviour of its own between
+# that and the stuck time (10 s, tested above), and each held second costs 200 scans to simulate.
 @settings(max_examples=100, deadline=None)
-@given(press_gaps=BURST, release_gaps=BURST, held_s=st.floats(min_value=0.05, max_value=3.0))
+@given(press_gaps=BURST, release_gaps=BURST, held_s=st.floats(min_value=0.05, max_value=1.0))
 def test_chatter_never_makes_two_presses(
     press_gaps: list[float], release_gaps: list[float], held_s: float
 ) -> None:
