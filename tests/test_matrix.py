@@ -187,7 +187,7 @@ BURST = st.lists(st.floats(min_value=0.1, max_value=5.0), max_size=5)
 
 
 # Held from 50 ms (past the debounce time) to a second: a pad has no behaviour of its own between
-# that and the stuck time (10 s, tested above), and each held second costs 200 scans to simulate.
+# that and the stuck time (10 s, tested below), and each held second costs 200 scans to simulate.
 @settings(max_examples=100, deadline=None)
 @given(press_gaps=BURST, release_gaps=BURST, held_s=st.floats(min_value=0.05, max_value=1.0))
 def test_chatter_never_makes_two_presses(
