@@ -8,8 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,8 @@ from firmware.script import (
 
 from .conftest import Cli, CliResult
 from .table_scripts import KEY_LINE, play
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def sim(cli: Cli, script: str | Path, *options: str, stdin: bytes | None = None) -> CliResult:
@@ -117,42 +117,36 @@ def test_an_oled_png_folder_that_cannot_be_written_exits_2_before_playing(
     assert err == f"codenames-table sim: {problem}\n"
 
 
-@contextmanager
-def as_a_stranger(folder: Path) -> Iterator[None]:
-    """Make `folder` one that this process cannot enter: as root, by acting as nobody for a
-    while (root enters every folder); otherwise by taking away its permissions."""
-    if os.geteuid() != 0:
-        folder.chmod(0)
-        try:
-            yield
-        finally:
-            folder.chmod(0o700)
-        return
-    folder.chmod(0o700)
-    os.seteuid(65534)
-    try:
-        yield
-    finally:
-        os.seteuid(0)
+def sim_process(*options: str) -> subprocess.CompletedProcess[str]:
+    """`sim --headless` on an empty script in a process of its own. As root, the process runs
+    without the capabilities that let root enter any folder (`setpriv`, util-linux), so that a
+    folder without permissions stops it as it stops anybody; it keeps its uid, so the checkout,
+    wherever it lies, stays readable."""
+    command = [sys.executable, "-m", "firmware.cli", "sim", "--headless", "--script", "/dev/null"]
+    if os.geteuid() == 0:
+        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+    return subprocess.run(
+        [*command, *options], capture_output=True, text=True, cwd=REPO, check=False
+    )
 
 
-def test_a_state_directory_that_cannot_be_entered_exits_2_in_one_line(
-    tmp_path: Path, cli: Cli
-) -> None:
+def test_a_state_directory_that_cannot_be_entered_exits_2_in_one_line(tmp_path: Path) -> None:
     locked = tmp_path / "locked"
-    locked.mkdir()
+    locked.mkdir(mode=0)
     state_dir = locked / "state"
-    with as_a_stranger(locked):
-        code, out, err = sim(cli, "/dev/null", "--state-dir", str(state_dir))
-    assert (code, out) == (2, "")
-    assert err == (
+    try:
+        done = sim_process("--state-dir", str(state_dir))
+    finally:
+        locked.chmod(0o700)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
         f"codenames-table sim: state directory {state_dir}: cannot enter it: Permission denied\n"
     )
     file_in_the_way = tmp_path / "file"
     file_in_the_way.write_text("", encoding="utf-8")
-    code, _, err = sim(cli, "/dev/null", "--state-dir", str(file_in_the_way))
-    assert code == 2
-    assert err.endswith(f"{file_in_the_way}: cannot enter it: Not a directory\n")
+    done = sim_process("--state-dir", str(file_in_the_way))
+    assert done.returncode == 2
+    assert done.stderr.endswith(f"{file_in_the_way}: cannot enter it: Not a directory\n")
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

@@ -27,6 +27,7 @@ from board_rules.codenames import Coord
 from firmware.cli import EXIT_USAGE, main
 from firmware.config import TableConfig
 from firmware.script import ScriptError, parse_script
+from firmware.state_dir import StateDirError, check_service_state_dir
 from firmware.virtual_service import RealTimePlayer, game_line, read_play_script
 from firmware.virtual_table import VirtualTable
 
@@ -91,13 +92,24 @@ def test_a_script_for_the_real_clock_cannot_cut_the_power(tmp_path: Path) -> Non
     assert "kill the process" in error.value.message
 
 
+def _lasting_parent() -> Path:
+    """A folder whose games `run` accepts (not under /tmp and the like, which it refuses: their
+    games would not outlive a reboot): the checkout's ignored cache, or the user's cache when the
+    checkout itself lies in such a folder."""
+    for candidate in (REPO / ".cache", Path.home() / ".cache" / "codenames-table-tests"):
+        try:
+            check_service_state_dir(candidate)
+        except StateDirError:
+            continue
+        candidate.mkdir(parents=True, exist_ok=True)
+        return candidate
+    pytest.fail("no folder outside /tmp, /var/tmp, /run and /dev/shm to keep test games in")
+
+
 @pytest.fixture
 def state_dir() -> Iterator[Path]:
-    """A state folder outside /tmp, which `run` refuses (its games would not outlive a reboot):
-    in the checkout's ignored cache."""
-    cache = REPO / ".cache"
-    cache.mkdir(exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="test-virtual-service-", dir=cache))
+    """A fresh state folder that `run` accepts, removed after the test."""
+    folder = Path(tempfile.mkdtemp(prefix="test-virtual-service-", dir=_lasting_parent()))
     yield folder / "state"
     shutil.rmtree(folder)
 
