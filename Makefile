@@ -40,17 +40,17 @@ soak: $(STAMP)
 # Measure the table on virtual hardware in real time (about two minutes): one JSON object on
 # standard output, the comparison with the budgets on standard error.
 bench: $(STAMP)
-	@$(PY) -m firmware.bench
+	@$(PY) -m tools.bench
 
 # The LED key's contrast: the hardest pair of cell states to tell apart at each brightness level,
 # in CIEDE2000 units, also as colour-blind spymasters see it; exits 1 when one is under 12.
 key-contrast: $(STAMP)
-	@$(PY) -m firmware.key_contrast
+	@$(PY) -m tools.key_contrast
 
-# Recompile the gettext catalogs after editing a firmware/locale/*/LC_MESSAGES/table.po file.
+# Recompile the gettext catalogs after editing a firmware/table/locale/*/LC_MESSAGES/table.po file.
 translations: $(STAMP)
 	for lang in en es pt it; do \
-		$(VENV)/bin/pybabel compile -D table -d firmware/locale -l $$lang || exit 1; \
+		$(VENV)/bin/pybabel compile -D table -d firmware/table/locale -l $$lang || exit 1; \
 	done
 
 clean:

@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from board_rules.codenames import ALL_COORDS, Identity, generate_key
-from firmware.config import TableConfig
-from firmware.sim_app import SimApp
+from firmware.sim.app import SimApp
+from firmware.table.config import TableConfig
 
 OUTPUT = Path(__file__).with_name("sim.svg")
 SIZE = (120, 38)

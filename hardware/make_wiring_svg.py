@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from firmware.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
+from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
 
 Point = tuple[float, float]
 

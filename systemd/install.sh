@@ -389,7 +389,7 @@ install_venv() {
     if [ "$mode" = install ]; then
         build=$(mktemp -d)
         trap 'rm -rf "$build"' EXIT
-        # --dereference: firmware/pinout.toml is a link to hardware/pinout.toml, not copied.
+        # --dereference: firmware/drivers/pinout.toml is a link to hardware/pinout.toml, not copied.
         tar -C "$SRC" --dereference --exclude=__pycache__ -cf - \
             pyproject.toml README.md board_rules firmware | tar -C "$build" -xf -
     else

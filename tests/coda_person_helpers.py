@@ -24,7 +24,7 @@ from board_rules.coda import (
     Tile,
     Value,
 )
-from firmware.coda_controller import HUMAN, CodaController
+from firmware.coda.controller import HUMAN, CodaController
 
 
 def hidden_value(state: GameState, player: int, index: int) -> Value:

@@ -1,6 +1,6 @@
 """Fixtures shared by the test files.
 
-- `cli`: the console script run in this process (`firmware.cli.main`), with what it printed and
+- `cli`: the console script run in this process (`firmware.cli.main.main`), with what it printed and
   its exit code. A spawned `python -m firmware.cli` pays for an interpreter and every import on
   each call; only what needs a real process (a signal, a closed pipe, the interpreter's own exit)
   spawns one.
@@ -26,9 +26,9 @@ from typing import NamedTuple, Protocol
 import pytest
 from hypothesis import settings
 
-from firmware.cli import main
-from firmware.config import TableConfig
-from firmware.virtual_table import VirtualTable
+from firmware.cli.main import main
+from firmware.table.config import TableConfig
+from firmware.virtual.table import VirtualTable
 
 from .rules_helpers import KEY
 from .table_scripts import STILL

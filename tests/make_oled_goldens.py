@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from firmware.i18n import LANGUAGES, translations
+from firmware.table.i18n import LANGUAGES, translations
 from tests.oled_screens import GOLDEN_DIR, golden_path, rendered, through_the_chip
 
 

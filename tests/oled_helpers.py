@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from firmware.clock import VirtualClock
-from firmware.oled import Oled, OledConfig
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.oled import Oled, OledConfig
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
 

@@ -1,10 +1,11 @@
 """Every screen the table's OLED shows, by name, composed by the firmware's own code.
 
-Game screens come from `firmware.screens.compose` on states reached by playing real actions on a
-known key; menu screens from `firmware.menu.Menu.view`; notices carry the texts the table posts
-for them (`firmware.table`), self-test screens those of `firmware.selftest`. `through_the_chip`
-sends each rendered screen down the real `Oled` to a virtual SSD1306 and reads its RAM back, so
-a golden image pins what the chip holds, not only what the renderer drew.
+Game screens come from `firmware.table.screens.compose` on states reached by playing real actions
+on a known key; menu screens from `firmware.table.menu.Menu.view`; notices carry the texts the
+table posts for them (`firmware.table.game_loop`), self-test screens those of
+`firmware.service.selftest`. `through_the_chip` sends each rendered screen down the real `Oled` to
+a virtual SSD1306 and reads its RAM back, so a golden image pins what the chip holds, not only what
+the renderer drew.
 
 Golden images: `tests/golden/oled/<language>/<screen>.png`, written by
 `python -m tests.make_oled_goldens` and compared by `tests/test_oled_goldens.py`.
@@ -20,14 +21,14 @@ from pathlib import Path
 from PIL import Image
 
 from board_rules.codenames import UNLIMITED, Coord, GameState, Identity, Mode, Reason
-from firmware import messages as m
-from firmware.events import ButtonHeld, ConsoleButton, EncoderTurned, MultiplePads
-from firmware.menu import Menu
-from firmware.oled_render import render_screen
-from firmware.screens import Screen, TableView, compose
-from firmware.settings import TableSettings
-from firmware.store_faults import SaveFault
-from firmware.table import FIRST_SELECTOR
+from firmware.drivers.events import ButtonHeld, ConsoleButton, EncoderTurned, MultiplePads
+from firmware.table import messages as m
+from firmware.table.game_loop import FIRST_SELECTOR
+from firmware.table.menu import Menu
+from firmware.table.oled_render import render_screen
+from firmware.table.screens import Screen, TableView, compose
+from firmware.table.settings import TableSettings
+from firmware.table.store_faults import SaveFault
 from tests.oled_helpers import rig
 from tests.rules_helpers import new_game, play
 

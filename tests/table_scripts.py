@@ -9,10 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from firmware.config import TableConfig
-from firmware.oled import OledConfig
-from firmware.script import ScriptRunner, parse_script
-from firmware.virtual_table import VirtualTable
+from firmware.drivers.oled import OledConfig
+from firmware.table.config import TableConfig
+from firmware.virtual.script import ScriptRunner, parse_script
+from firmware.virtual.table import VirtualTable
 
 from .rules_helpers import KEY_TEXT
 

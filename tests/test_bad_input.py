@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from firmware.config import ConfigError, TableConfig, load_config
-from firmware.oled import OledConfig
-from firmware.script import ScriptError, parse_script
+from firmware.drivers.oled import OledConfig
+from firmware.table.config import ConfigError, TableConfig, load_config
+from firmware.virtual.script import ScriptError, parse_script
 
 from .conftest import Cli
 

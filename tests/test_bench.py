@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Game, GiveClue, Phase, Touch, generate_key
-from firmware.bench import main, measure_play, next_move
-from firmware.oled import FULL_FRAME_BYTES
-from firmware.store import GameStore, TimedAction
+from firmware.drivers.oled import FULL_FRAME_BYTES
+from firmware.table.store import GameStore, TimedAction
+from tools.bench import main, measure_play, next_move
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import EXIT_USAGE
-from firmware.run_command import is_raspberry_pi, run_table
-from firmware.state_dir import StateDirError, check_service_state_dir
+from firmware.cli.main import EXIT_USAGE
+from firmware.service.run import is_raspberry_pi, run_table
+from firmware.service.state_dir import StateDirError, check_service_state_dir
 
 from .conftest import Cli
 
@@ -17,8 +17,8 @@ EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 
 
 def test_the_command_line_offers_exactly_the_tables_languages() -> None:
-    from firmware.cli import LANGUAGE_CHOICES
-    from firmware.i18n import LANGUAGES
+    from firmware.cli.main import LANGUAGE_CHOICES
+    from firmware.table.i18n import LANGUAGES
 
     assert LANGUAGE_CHOICES == LANGUAGES
 
@@ -134,7 +134,7 @@ def test_run_on_a_pi_refuses_a_state_dir_it_would_lose_or_cannot_enter_before_an
 
 
 def test_stats_ends_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:
-    from firmware.store import GameStore
+    from firmware.table.store import GameStore
 
     GameStore(tmp_path).close()  # an empty database: stats has a few lines to print
     command = [sys.executable, "-m", "firmware.cli", "stats", "--state-dir", str(tmp_path)]

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from firmware.clock import SystemClock, VirtualClock
-from firmware.liveness import Liveness
+from firmware.drivers.clock import SystemClock, VirtualClock
+from firmware.drivers.liveness import Liveness
 
 
 def test_virtual_clock_moves_only_when_advanced_and_runs_calls_in_time_order() -> None:

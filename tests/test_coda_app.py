@@ -31,11 +31,11 @@ from board_rules.coda import (
     Value,
     strategy,
 )
-from firmware.coda_app import CodaApp
-from firmware.coda_controller import HUMAN
-from firmware.coda_help import HelpScreen
-from firmware.coda_texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
-from firmware.coda_widgets import PileView, TileView, ValueKey
+from firmware.coda.app import CodaApp
+from firmware.coda.controller import HUMAN
+from firmware.coda.help import HelpScreen
+from firmware.coda.texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
+from firmware.coda.widgets import PileView, TileView, ValueKey
 from tests.coda_helpers import play, row, stacked
 from tests.coda_person_helpers import act, disguised
 from tests.coda_person_helpers import hidden_value as x_ray

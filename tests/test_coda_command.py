@@ -10,10 +10,10 @@ import pytest
 from textual.app import App
 
 from board_rules.coda import Level
-from firmware.cli import build_parser
-from firmware.coda_app import CodaApp
-from firmware.coda_command import build_app
-from firmware.coda_texts import ITALIAN
+from firmware.cli.coda import build_app
+from firmware.cli.main import build_parser
+from firmware.coda.app import CodaApp
+from firmware.coda.texts import ITALIAN
 
 from .conftest import Cli, CliResult
 

@@ -21,9 +21,9 @@ from board_rules.coda import (
     Phase,
     strategy,
 )
-from firmware.coda_controller import HUMAN, CodaController
-from firmware.coda_scene import scene
-from firmware.coda_texts import ENGLISH
+from firmware.coda.controller import HUMAN, CodaController
+from firmware.coda.scene import scene
+from firmware.coda.texts import ENGLISH
 from tests.coda_helpers import row, stacked
 from tests.coda_person_helpers import act, aim, disguised, hidden_value, wrong_value
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.colour_vision import (
+from tools.colour_vision import (
     DEUTERANOPIA,
     PROTANOPIA,
     WHITE,

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Mode
-from firmware.config import ConfigError, TableConfig, load_config, parse_config
-from firmware.led_layout import LedLayout
-from firmware.led_pattern import LedStyle
+from firmware.drivers.led_layout import LedLayout
+from firmware.table.config import ConfigError, TableConfig, load_config, parse_config
+from firmware.table.led_pattern import LedStyle
 
 EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 

@@ -13,9 +13,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames.grid import Coord
-from firmware.clock import SystemClock, Timer, VirtualClock
-from firmware.console import Console
-from firmware.events import (
+from firmware.drivers.clock import SystemClock, Timer, VirtualClock
+from firmware.drivers.console import Console
+from firmware.drivers.events import (
     ButtonHeld,
     ButtonPressed,
     ButtonReleased,

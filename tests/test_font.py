@@ -6,8 +6,8 @@ import unicodedata
 import pytest
 from PIL import Image
 
-from firmware.font import DEFAULT_FONT, Glyph, PixelFont
-from firmware.font_glyphs import COMPOSED, GLYPHS
+from firmware.table.font import DEFAULT_FONT, Glyph, PixelFont
+from firmware.table.font_glyphs import COMPOSED, GLYPHS
 
 FONT = DEFAULT_FONT
 

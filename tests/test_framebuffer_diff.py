@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from firmware.framebuffer_diff import (
+from firmware.drivers.framebuffer_diff import (
     FULL_WINDOW,
     WINDOW_OVERHEAD,
     Window,
@@ -21,7 +21,7 @@ from firmware.framebuffer_diff import (
     window_commands,
     window_data,
 )
-from firmware.oled import FULL_FRAME_BYTES
+from firmware.drivers.oled import FULL_FRAME_BYTES
 from tests.oled_helpers import SIZE, apply, edits, noise, page_spans
 
 

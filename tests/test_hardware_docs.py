@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from firmware.pinout import PinMap, load_pin_map
+from firmware.drivers.pinout import PinMap, load_pin_map
 
 REPO = Path(__file__).resolve().parent.parent
 HARDWARE = REPO / "hardware"

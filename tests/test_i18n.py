@@ -8,9 +8,9 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from firmware.font import DEFAULT_FONT
-from firmware.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, UnknownLanguageError, translations
-from firmware.oled_render import MARGIN, WIDTH
+from firmware.table.font import DEFAULT_FONT
+from firmware.table.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, UnknownLanguageError, translations
+from firmware.table.oled_render import MARGIN, WIDTH
 
 FIRMWARE = Path(__file__).parents[1] / "firmware"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

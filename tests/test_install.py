@@ -18,7 +18,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from firmware.config import DEFAULT_STATE_DIR
+from firmware.table.config import DEFAULT_STATE_DIR
 
 from .fake_pi_root import (
     APT_PACKAGES,

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Identity, Team
-from firmware.key_contrast import (
+from firmware.table.game_loop import BRIGHTNESS_STEPS
+from firmware.table.led_pattern import LedStyle, next_blink_edge
+from tools.key_contrast import (
     GOAL,
     STATES,
     VIEWS,
@@ -25,8 +27,6 @@ from firmware.key_contrast import (
     report,
     worst_pair,
 )
-from firmware.led_pattern import LedStyle, next_blink_edge
-from firmware.table import BRIGHTNESS_STEPS
 
 RED, BYSTANDER, ASSASSIN = (
     CellState(i, False) for i in (Identity.RED, Identity.BYSTANDER, Identity.ASSASSIN)

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from board_rules.codenames import ALL_COORDS, Coord
-from firmware.led_layout import LedConfigError, LedLayout, Side
+from firmware.drivers.led_layout import LedConfigError, LedLayout, Side
 
 
 def chart(layout: LedLayout) -> list[list[int]]:

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, Key, Team, parse_action
-from firmware.led_layout import LedConfigError, Light, Side
-from firmware.led_pattern import (
+from firmware.drivers.led_layout import LedConfigError, Light, Side
+from firmware.table.led_pattern import (
     ALL_OFF,
     BLACK,
     KeyColours,

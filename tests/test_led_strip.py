@@ -18,9 +18,8 @@ from unittest import mock
 import pytest
 
 from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, parse_action
-from firmware.led_layout import LedConfigError, LedLayout
-from firmware.led_pattern import LedStyle, key_pattern
-from firmware.led_strip import (
+from firmware.drivers.led_layout import LedConfigError, LedLayout
+from firmware.drivers.led_strip import (
     LedBackendError,
     LedKey,
     NeoPixelSpiStrip,
@@ -29,6 +28,7 @@ from firmware.led_strip import (
     open_strip,
     open_virtual_strip,
 )
+from firmware.table.led_pattern import LedStyle, key_pattern
 from firmware.virtual.strip import Color, VirtualPixelStrip
 
 from .rules_helpers import KEY as RED_STARTS
@@ -172,7 +172,9 @@ def test_a_strip_shorter_than_the_layout_is_refused() -> None:
 
 def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [
-        r for r in caplog.records if r.name == "firmware.led_strip" and r.levelno >= logging.ERROR
+        r
+        for r in caplog.records
+        if r.name == "firmware.drivers.led_strip" and r.levelno >= logging.ERROR
     ]
 
 
@@ -185,7 +187,7 @@ def test_a_failing_show_is_logged_once_per_outage_and_retried_next_frame(
     caplog: pytest.LogCaptureFixture,
     fault: Exception,
 ) -> None:
-    caplog.set_level(logging.INFO, logger="firmware.led_strip")
+    caplog.set_level(logging.INFO, logger="firmware.drivers.led_strip")
     key = LedKey(strip, style=PLAIN)
     pixels.fail_next_show(fault, times=3)
     for _ in range(3):
@@ -415,7 +417,7 @@ def test_spi_backend_drives_neopixel_spi(
 
 def test_hardware_libraries_are_imported_only_when_their_backend_opens() -> None:
     code = (
-        "import sys, firmware.led_strip as s; s.open_strip('virtual', 29).close();"
+        "import sys, firmware.drivers.led_strip as s; s.open_strip('virtual', 29).close();"
         "print(sorted({'rpi_ws281x', 'neopixel_spi', 'board', 'busio'} & set(sys.modules)))"
     )
     result = subprocess.run(

@@ -21,18 +21,18 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from firmware.clock import SystemClock
-from firmware.config import TableConfig
-from firmware.display import DisplayWorker
-from firmware.liveness import Liveness, Progress
-from firmware.matrix import MATRIX_COLUMNS, SwitchMatrix
-from firmware.oled import Oled
-from firmware.run_command import serve
-from firmware.screens import Screen
-from firmware.sd_notify import SystemdNotifier, WatchdogFeeder
+from firmware.drivers.clock import SystemClock
+from firmware.drivers.liveness import Liveness, Progress
+from firmware.drivers.matrix import MATRIX_COLUMNS, SwitchMatrix
+from firmware.drivers.oled import Oled
+from firmware.service.run import serve
+from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
+from firmware.table.config import TableConfig
+from firmware.table.display_worker import DisplayWorker
+from firmware.table.screens import Screen
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
-from firmware.virtual_table import VirtualTable
+from firmware.virtual.table import VirtualTable
 
 from .notify_socket import NotifySocket, path_notify_socket
 

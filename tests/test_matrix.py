@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board_rules.codenames.grid import Coord
-from firmware.clock import VirtualClock
-from firmware.events import (
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.events import (
     ButtonPressed,
     ButtonReleased,
     ConsoleButton,
@@ -25,7 +25,7 @@ from firmware.events import (
     PadReleased,
     PadStuck,
 )
-from firmware.matrix import Switch, SwitchMatrix, switch_at, switch_position
+from firmware.drivers.matrix import Switch, SwitchMatrix, switch_at, switch_position
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
 ROWS = (5, 6, 13, 19, 26)

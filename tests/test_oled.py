@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from firmware.clock import VirtualClock
-from firmware.framebuffer_diff import WINDOW_OVERHEAD
-from firmware.oled import FULL_FRAME_BYTES, Oled, OledConfig
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.framebuffer_diff import WINDOW_OVERHEAD
+from firmware.drivers.oled import FULL_FRAME_BYTES, Oled, OledConfig
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
 from tests.oled_helpers import (
@@ -136,7 +136,7 @@ def test_an_outage_logs_once_retries_with_back_off_and_redraws_the_latest_screen
 
     with (
         rig(pace=note, clock=clock) as table,
-        caplog.at_level(logging.DEBUG, logger="firmware.oled"),
+        caplog.at_level(logging.DEBUG, logger="firmware.drivers.oled"),
     ):
         table.oled.show(with_pixels((1, 1)))
         table.bus.unplug(ADDRESS)
@@ -164,7 +164,7 @@ def test_an_outage_logs_once_retries_with_back_off_and_redraws_the_latest_screen
 def test_each_outage_logs_its_own_warning_and_back_off_starts_afresh(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with rig() as table, caplog.at_level(logging.WARNING, logger="firmware.oled"):
+    with rig() as table, caplog.at_level(logging.WARNING, logger="firmware.drivers.oled"):
         for round_ in range(2):
             table.bus.fail_next_writes(3)
             table.oled.show(with_pixels((round_, 0)))
@@ -219,7 +219,10 @@ def test_a_decoder_left_waiting_for_arguments_does_not_swallow_the_init() -> Non
 def test_a_display_missing_at_start_up_does_not_stop_the_table(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="firmware.oled"), rig(plugged=False) as table:
+    with (
+        caplog.at_level(logging.WARNING, logger="firmware.drivers.oled"),
+        rig(plugged=False) as table,
+    ):
         assert not table.oled.is_up
         picture = with_pixels((64, 32))
         table.oled.show(picture)
@@ -260,7 +263,7 @@ def test_a_bus_that_cannot_be_opened_is_an_outage_not_a_crash(
     chip = VirtualSSD1306()
     clock = VirtualClock()
     with (
-        caplog.at_level(logging.WARNING, logger="firmware.oled"),
+        caplog.at_level(logging.WARNING, logger="firmware.drivers.oled"),
         Oled(clock, config=STILL) as oled,
     ):
         assert not oled.is_up

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from firmware.i18n import LANGUAGES, translations
+from firmware.table.i18n import LANGUAGES, translations
 from tests.oled_screens import SCREENS, golden_path, rendered, through_the_chip
 
 REGENERATE = "after a deliberate change: python -m tests.make_oled_goldens, then look at them"

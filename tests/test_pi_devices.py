@@ -15,10 +15,10 @@ from gpiozero import DigitalInputDevice
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from firmware.clock import VirtualClock
-from firmware.config import TableConfig
-from firmware.console import Console
-from firmware.pi_devices import open_pi_console
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.console import Console
+from firmware.service.pi_devices import open_pi_console
+from firmware.table.config import TableConfig
 
 CONFIG = TableConfig()
 
@@ -50,7 +50,7 @@ def test_a_console_pin_held_by_another_device_gives_a_virtual_console_and_a_log_
     held = CONFIG.pins.matrix_columns[2]
     other = DigitalInputDevice(held, pin_factory=factory)
     events: queue.Queue[object] = queue.Queue()
-    with caplog.at_level(logging.ERROR, logger="firmware.pi_devices"):
+    with caplog.at_level(logging.ERROR, logger="firmware.service.pi_devices"):
         console = open_pi_console(CONFIG, VirtualClock(), events, factory)
     with console:
         assert isinstance(console, Console)

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware import console, led_strip, matrix, pinout
-from firmware.oled import OledConfig
-from firmware.pinout import (
+from firmware.drivers import console, led_strip, matrix, pinout
+from firmware.drivers.oled import OledConfig
+from firmware.drivers.pinout import (
     HEADER_PINS,
     RESERVED_PINS,
     LedBackend,
@@ -52,9 +52,9 @@ def test_default_map_has_the_documented_pins() -> None:
 
 def test_packaged_default_is_the_hardware_file() -> None:
     # One file to edit: the package's copy is a relative symlink to hardware/pinout.toml.
-    packaged = REPO / "firmware" / "pinout.toml"
+    packaged = REPO / "firmware" / "drivers" / "pinout.toml"
     assert packaged.is_symlink()
-    assert packaged.readlink() == Path("../hardware/pinout.toml")
+    assert packaged.readlink() == Path("../../hardware/pinout.toml")
     assert load_pin_map() == load_pin_map(HARDWARE_PINOUT)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import EXIT_BROKEN_PIPE
+from firmware.cli.main import EXIT_BROKEN_PIPE
 from firmware.text_input import MAX_BYTES
 
 from .conftest import Cli, CliResult

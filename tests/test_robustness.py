@@ -2,7 +2,7 @@
 
 After each of them the game is exactly the fold of the actions the table applied and saved, and
 the counts add up. The power cuts are real: the table runs as its own process
-(`firmware.soak`) and is killed with SIGKILL, no clean-up, at seeded random moments: 12 in each
+(`tools.soak`) and is killed with SIGKILL, no clean-up, at seeded random moments: 12 in each
 run of the suite, each run with a new seed that the test prints, and 50 in `make soak` (CI runs
 both). The service test runs the game loop on its thread with a real clock, as on the Pi, and
 checks that its watchdog heartbeat keeps coming through the abuse.
@@ -30,14 +30,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from board_rules.codenames import ALL_COORDS, Coord, Cover, Game, Phase, Team, Touch
-from firmware.clock import SystemClock
-from firmware.config import InputConfig
-from firmware.matrix import switch_position
-from firmware.oled_render import render_screen
-from firmware.soak import random_move
-from firmware.store import GameStore, SavedGame
+from firmware.drivers.clock import SystemClock
+from firmware.drivers.matrix import switch_position
+from firmware.table.config import InputConfig
+from firmware.table.oled_render import render_screen
+from firmware.table.store import GameStore, SavedGame
 from firmware.virtual.i2c import VirtualI2C
-from firmware.virtual_table import VirtualTable
+from firmware.virtual.table import VirtualTable
+from tools.soak import random_move
 
 from .conftest import TableFactory
 from .rules_helpers import KEY
@@ -200,7 +200,7 @@ def test_sigkill_at_random_moments_loses_and_doubles_no_confirmed_action(tmp_pat
                 [
                     sys.executable,
                     "-m",
-                    "firmware.soak",
+                    "tools.soak",
                     str(state_dir),
                     str(rng.randrange(1 << 30)),
                 ],

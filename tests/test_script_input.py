@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.script import (
+from firmware.virtual.script import (
     MAX_DETENTS,
     MAX_SCRIPT_S,
     MAX_STEPS,

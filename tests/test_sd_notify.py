@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware.sd_notify import (
+from firmware.service.sd_notify import (
     SystemdNotifier,
     WatchdogFeeder,
     heartbeat_interval,
@@ -102,11 +102,11 @@ def test_a_failed_send_never_raises_and_is_logged_once(
     with notifier_for(path_socket) as notifier:
         path_socket.sock.close()
         os.unlink(path_socket.env_value)  # systemd went away
-        with caplog.at_level(logging.WARNING, logger="firmware.sd_notify"):
+        with caplog.at_level(logging.WARNING, logger="firmware.service.sd_notify"):
             assert not notifier.watchdog()
             assert not notifier.watchdog()
             assert not notifier.stopping()
-    warnings = [r for r in caplog.records if r.name == "firmware.sd_notify"]
+    warnings = [r for r in caplog.records if r.name == "firmware.service.sd_notify"]
     assert len(warnings) == 1
     assert "cannot notify systemd" in warnings[0].getMessage()
 
@@ -205,7 +205,7 @@ def test_the_feeder_stops_for_good_at_the_first_fault_and_says_why_once(
     ]
     assert faults == [None]  # not asked again once it answered
     assert feed.stopped_for == "the clock thread died: SystemExit"
-    errors = [r.getMessage() for r in caplog.records if r.name == "firmware.sd_notify"]
+    errors = [r.getMessage() for r in caplog.records if r.name == "firmware.service.sd_notify"]
     assert errors == [
         "no more watchdog heartbeats, so that systemd restarts the table: "
         "the clock thread died: SystemExit"

@@ -8,16 +8,16 @@ from gpiozero.pins.mock import MockFactory
 from PIL import Image
 
 from board_rules.codenames import Coord
-from firmware.clock import VirtualClock
-from firmware.console import Console
-from firmware.events import ConsoleButton, InputEvent
-from firmware.i18n import translations
-from firmware.led_pattern import KeyColours
-from firmware.led_strip import LedKey, open_virtual_strip
-from firmware.messages import switch_name
-from firmware.oled import Oled
-from firmware.selftest import SWITCHES, Report, SelfTest
-from firmware.selftest import test_pattern as oled_test_pattern
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.console import Console
+from firmware.drivers.events import ConsoleButton, InputEvent
+from firmware.drivers.led_strip import LedKey, open_virtual_strip
+from firmware.drivers.oled import Oled
+from firmware.service.selftest import SWITCHES, Report, SelfTest
+from firmware.service.selftest import test_pattern as oled_test_pattern
+from firmware.table.i18n import translations
+from firmware.table.led_pattern import KeyColours
+from firmware.table.messages import switch_name
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
@@ -110,8 +110,8 @@ def run(rig: VirtualRig, act: Callable[[str], None]) -> Report:
 
 
 def shows(rig: VirtualRig, *lines: str) -> bool:
-    from firmware.oled_render import render_screen
-    from firmware.screens import Screen
+    from firmware.table.oled_render import render_screen
+    from firmware.table.screens import Screen
 
     expected = render_screen(Screen(title="Self-test", lines=lines)).tobytes()
     return rig.chip.to_image().tobytes() == expected

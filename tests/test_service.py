@@ -24,11 +24,11 @@ from typing import NamedTuple
 
 import pytest
 
-from firmware.cli import EXIT_USAGE
-from firmware.config import DEFAULT_PATH, DEFAULT_STATE_DIR, TableConfig
-from firmware.run_command import install_stop_handlers, run_table, serve
-from firmware.sd_notify import SystemdNotifier, WatchdogFeeder
-from firmware.virtual_table import VirtualTable
+from firmware.cli.main import EXIT_USAGE
+from firmware.service.run import install_stop_handlers, run_table, serve
+from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
+from firmware.table.config import DEFAULT_PATH, DEFAULT_STATE_DIR, TableConfig
+from firmware.virtual.table import VirtualTable
 
 from .conftest import TableFactory
 from .fake_pi_root import fake_pi, missing_lines, needs_root, run_script
@@ -214,7 +214,7 @@ try:
     sys.exit("writable and executable memory is still allowed")
 except PermissionError:
     pass
-from firmware.cli import main
+from firmware.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli import build_parser
-from firmware.config import TableConfig
-from firmware.virtual_service import RealTimePlayer, read_play_script
-from firmware.virtual_table import VirtualTable
+from firmware.cli.main import build_parser
+from firmware.service.virtual_service import RealTimePlayer, read_play_script
+from firmware.table.config import TableConfig
+from firmware.virtual.table import VirtualTable
 from tools.service_test import __main__ as harness
 from tools.service_test import checks, container, journal, sandbox_probe
 

@@ -17,11 +17,10 @@ from textual.color import Color
 from textual.pilot import Pilot
 
 from board_rules.codenames import ALL_COORDS, Coord, Phase, Team
-from firmware.config import TableConfig
-from firmware.led_layout import Side
-from firmware.sim_app import SimApp
-from firmware.sim_command import default_state_dir, run_sim
-from firmware.sim_widgets import (
+from firmware.cli.sim import default_state_dir, run_sim
+from firmware.drivers.led_layout import Side
+from firmware.sim.app import SimApp
+from firmware.sim.widgets import (
     CardLook,
     CardView,
     LedKeyView,
@@ -29,7 +28,8 @@ from firmware.sim_widgets import (
     braille_rows,
     screen_colour,
 )
-from firmware.words import WordSource, language_words
+from firmware.table.config import TableConfig
+from firmware.table.words import WordSource, language_words
 
 from .rules_helpers import KEY
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import adafruit_ssd1306
 import pytest
 
-from firmware.ssd1306_link import DECODER_FLUSH
-from firmware.ssd1306_protocol import ARGUMENT_COUNTS, Command, command_of
+from firmware.drivers.ssd1306_link import DECODER_FLUSH
+from firmware.drivers.ssd1306_protocol import ARGUMENT_COUNTS, Command, command_of
 from firmware.virtual.ssd1306 import VirtualSSD1306
 
 

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from board_rules.codenames import Game, Mode, parse_action
-from firmware.store import GameStore, TimedAction
+from firmware.table.store import GameStore, TimedAction
 
 from .conftest import Cli, CliResult
 from .rules_helpers import KEY

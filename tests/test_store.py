@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Game, Mode, parse_action
-from firmware.store import (
+from firmware.table.store import (
     DATABASE_NAME,
     GameStore,
     StoreError,
     TimedAction,
     UnreadableGameError,
 )
-from firmware.store_faults import SaveFault
+from firmware.table.store_faults import SaveFault
 
 from .rules_helpers import KEY
 
@@ -214,7 +214,7 @@ def sqlite_error(code: int) -> sqlite3.Error:
 
 
 def test_each_refusal_of_the_disk_has_its_reason_and_only_damage_is_corruption() -> None:
-    from firmware.store_faults import fault_of, is_corruption
+    from firmware.table.store_faults import fault_of, is_corruption
 
     expected = {
         sqlite3.SQLITE_FULL: SaveFault.FULL,

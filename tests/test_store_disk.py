@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Coord, Game, Mode, parse_action
-from firmware.config import TableConfig
-from firmware.events import ConsoleButton
-from firmware.store import DATABASE_NAME, GameStore, StoreError, TimedAction
-from firmware.store_faults import SaveFault
-from firmware.virtual_table import VirtualTable
+from firmware.drivers.events import ConsoleButton
+from firmware.table.config import TableConfig
+from firmware.table.store import DATABASE_NAME, GameStore, StoreError, TimedAction
+from firmware.table.store_faults import SaveFault
+from firmware.virtual.table import VirtualTable
 
 from .conftest import TableFactory
 from .rules_helpers import KEY
@@ -59,7 +59,7 @@ def power_cut_game(state_dir: Path, lines: list[str]) -> None:
     code = f"""
         import os, pathlib
         from board_rules.codenames import Game, Key, parse_action
-        from firmware.store import GameStore, TimedAction
+        from firmware.table.store import GameStore, TimedAction
         store = GameStore(pathlib.Path({str(state_dir)!r}))
         game, log = Game(Key.parse({str(KEY)!r})), []
         game_id = store.start_game(game.key, game.mode)
@@ -295,7 +295,7 @@ def test_a_database_of_another_owner_is_left_alone(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     code = f"""
         import os, pathlib
-        from firmware.store import GameStore
+        from firmware.table.store import GameStore
         os.setgid(65534)
         os.setuid(65534)  # nobody, after the imports it could not read
         for name in ("state", "absent"):

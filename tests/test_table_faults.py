@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 from board_rules.codenames import Coord, Mode
-from firmware.events import ConsoleButton
-from firmware.oled_render import render_screen
-from firmware.store import DATABASE_NAME
-from firmware.store_faults import SaveFault
-from firmware.virtual_table import VirtualTable
+from firmware.drivers.events import ConsoleButton
+from firmware.table.oled_render import render_screen
+from firmware.table.store import DATABASE_NAME
+from firmware.table.store_faults import SaveFault
+from firmware.virtual.table import VirtualTable
 
 from .conftest import Cli, CliResult, TableFactory
 from .table_scripts import KEY_LINE, announce

@@ -7,9 +7,9 @@ from typing import get_args
 import pytest
 
 from board_rules.codenames import Coord
-from firmware.config import TableConfig
-from firmware.events import ConsoleButton, InputEvent
-from firmware.settings import TableSettings
+from firmware.drivers.events import ConsoleButton, InputEvent
+from firmware.table.config import TableConfig
+from firmware.table.settings import TableSettings
 
 from .conftest import TableFactory
 from .rules_helpers import KEY

@@ -6,12 +6,12 @@ import threading
 from pathlib import Path
 
 from board_rules.codenames import Coord
-from firmware.clock import VirtualClock
-from firmware.config import TableConfig
-from firmware.display import DisplayWorker
-from firmware.oled import Oled, OledConfig
-from firmware.screens import Screen
-from firmware.store import DATABASE_NAME
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.oled import Oled, OledConfig
+from firmware.table.config import TableConfig
+from firmware.table.display_worker import DisplayWorker
+from firmware.table.screens import Screen
+from firmware.table.store import DATABASE_NAME
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
 
@@ -66,7 +66,7 @@ def test_a_slow_oled_never_holds_up_the_caller_and_ends_on_the_latest_screen() -
         gate.set()
         worker.close()
         oled.close()
-    from firmware.oled_render import render_screen
+    from firmware.table.oled_render import render_screen
 
     assert chip.to_image().tobytes() == render_screen(screens[-1]).tobytes()
 
@@ -162,7 +162,7 @@ class _BuggyBus(VirtualI2C):
 
 
 def test_the_display_worker_survives_a_failed_drawing_and_draws_the_next_screen() -> None:
-    from firmware.oled_render import render_screen
+    from firmware.table.oled_render import render_screen
 
     bus = _BuggyBus()
     chip = VirtualSSD1306()

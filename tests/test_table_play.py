@@ -4,8 +4,8 @@ import json
 from pathlib import Path
 
 from board_rules.codenames import Mode
-from firmware.config import TableConfig
-from firmware.settings import TableSettings
+from firmware.table.config import TableConfig
+from firmware.table.settings import TableSettings
 
 from .table_scripts import KEY_LINE, clue, play
 

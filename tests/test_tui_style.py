@@ -1,5 +1,5 @@
-"""The terminal apps' look lives in `firmware/styles/*.tcss` over one palette
-(`firmware.tui_style.PALETTE`): no colour of the palette is written anywhere else, every
+"""The terminal apps' look lives in `firmware/tui/styles/*.tcss` over one palette
+(`firmware.tui.style.PALETTE`): no colour of the palette is written anywhere else, every
 variable a style sheet uses is defined, and the sheets ship with the package."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from firmware.coda_app import CodaApp
-from firmware.sim_app import SimApp
-from firmware.tui_style import PALETTE, STYLES
+from firmware.coda.app import CodaApp
+from firmware.sim.app import SimApp
+from firmware.tui.style import PALETTE, STYLES
 
 ROOT = Path(__file__).parents[1]
 FIRMWARE = ROOT / "firmware"
@@ -27,15 +27,15 @@ def test_every_app_reads_existing_sheets_the_shared_one_first() -> None:
 def test_no_colour_of_the_palette_is_written_outside_it() -> None:
     colours = {colour.lower() for colour in PALETTE.values()}
     assert len(colours) == len(PALETTE)  # one name per colour
-    for path in [*FIRMWARE.glob("*.py"), *SHEETS]:
-        if path.name == "tui_style.py":
+    for path in [*FIRMWARE.rglob("*.py"), *SHEETS]:
+        if path == FIRMWARE / "tui" / "style.py":
             continue
         written = {c.lower() for c in re.findall(r"#[0-9a-fA-F]{6}\b", path.read_text())}
         assert not written & colours, path
 
 
 def test_no_python_module_of_the_apps_holds_a_style_sheet() -> None:
-    for path in FIRMWARE.glob("*.py"):
+    for path in FIRMWARE.rglob("*.py"):
         source = path.read_text()
         assert "DEFAULT_CSS" not in source and "\n    CSS = " not in source, path
 
@@ -55,8 +55,8 @@ def test_every_variable_a_sheet_uses_is_defined_and_every_colour_is_used() -> No
 
 def test_the_sheets_ship_with_the_package() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = config["tool"]["setuptools"]["package-data"]["firmware"]
+    patterns = config["tool"]["setuptools"]["package-data"]["firmware.tui"]
     assert SHEETS
     for sheet in SHEETS:
-        relative = sheet.relative_to(FIRMWARE)
+        relative = sheet.relative_to(FIRMWARE / "tui")
         assert any(relative.match(pattern) for pattern in patterns), relative

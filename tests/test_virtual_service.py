@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Coord
-from firmware.cli import EXIT_USAGE, main
-from firmware.config import TableConfig
-from firmware.script import ScriptError, parse_script
-from firmware.state_dir import StateDirError, check_service_state_dir
-from firmware.virtual_service import RealTimePlayer, game_line, read_play_script
-from firmware.virtual_table import VirtualTable
+from firmware.cli.main import EXIT_USAGE, main
+from firmware.service.state_dir import StateDirError, check_service_state_dir
+from firmware.service.virtual_service import RealTimePlayer, game_line, read_play_script
+from firmware.table.config import TableConfig
+from firmware.virtual.script import ScriptError, parse_script
+from firmware.virtual.table import VirtualTable
 
 from .table_scripts import KEY_LINE
 
@@ -60,7 +60,7 @@ def test_the_player_plays_a_script_as_a_person_would(
     first_key, steps = parse_script(PLAY)
     with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=first_key) as vt:
         time = Stepper(vt)
-        with caplog.at_level(logging.INFO, logger="firmware.virtual_service"):
+        with caplog.at_level(logging.INFO, logger="firmware.service.virtual_service"):
             assert RealTimePlayer(vt, time.pause).play(steps)
         state = vt.table.state
         assert state.covered == frozenset({Coord.parse("A1")})

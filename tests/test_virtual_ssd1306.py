@@ -12,9 +12,9 @@ import random
 import adafruit_ssd1306
 import pytest
 
-from firmware.clock import VirtualClock
-from firmware.oled import FULL_FRAME_BYTES
-from firmware.ssd1306_protocol import PAGES, WIDTH, AddressingMode
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.oled import FULL_FRAME_BYTES
+from firmware.drivers.ssd1306_protocol import PAGES, WIDTH, AddressingMode
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import ProtocolError, VirtualSSD1306
 

@@ -7,7 +7,7 @@ from importlib.resources.abc import Traversable
 
 import pytest
 
-from firmware.i18n import LANGUAGES
+from firmware.table.i18n import LANGUAGES
 
 MIN_WORDS = 420
 MAX_LENGTH = 12
@@ -23,7 +23,7 @@ LETTERS = {
 
 
 def word_file(language: str) -> Traversable:
-    return files("firmware") / "words" / f"{language}.txt"
+    return files("firmware.table") / "words" / f"{language}.txt"
 
 
 def words(language: str) -> list[str]:

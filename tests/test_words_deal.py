@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import ALL_COORDS, Key
-from firmware.i18n import LANGUAGES
-from firmware.words import (
+from firmware.table.i18n import LANGUAGES
+from firmware.table.words import (
     DEAL_SIZE,
     WordListError,
     WordSource,

@@ -12,7 +12,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware.console import ENCODER_A, ENCODER_B, ENCODER_PUSH
+from firmware.drivers.console import ENCODER_A, ENCODER_B, ENCODER_PUSH
 
 
 class VirtualEncoder:

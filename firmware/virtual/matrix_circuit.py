@@ -23,8 +23,8 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from board_rules.codenames.grid import Coord
-from firmware.events import ConsoleButton
-from firmware.matrix import (
+from firmware.drivers.events import ConsoleButton
+from firmware.drivers.matrix import (
     COLUMN_COUNT,
     MATRIX_COLUMNS,
     MATRIX_ROWS,

@@ -5,7 +5,7 @@ keeps what the chip keeps: the 1 KB display RAM (page p, column c, bit b is the 
 y=8p+b), the address pointers of the three addressing modes, and the settings that change what
 the glass shows (on/off, contrast, inversion, orientation). Tests read `memory`, `pixel()` or
 `to_image()`; the desktop simulation shows `visible_image()`. It decodes the opcodes of
-`firmware.ssd1306_protocol`, the module the table's driver writes them from.
+`firmware.drivers.ssd1306_protocol`, the module the table's driver writes them from.
 
 Deviations from the chip, on purpose: segment remap is applied when the glass is drawn rather
 than when data is written (the chip maps columns at write time, so the two differ only for data
@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageChops
 
-from firmware.ssd1306_protocol import (
+from firmware.drivers.ssd1306_protocol import (
     ARGUMENT_COUNTS,
     CONTINUATION,
     DATA,

@@ -1,7 +1,7 @@
 """A pixel strip with `rpi_ws281x.PixelStrip`'s API, for tests and the desktop simulation.
 
-The LED backend drives it with the same calls as the real strip (`firmware.led_strip` opens both
-the same way), so everything above the wire runs unchanged. It records what was shown and how
+The LED backend drives it with the same calls as the real strip (`firmware.drivers.led_strip` opens
+both the same way), so everything above the wire runs unchanged. It records what was shown and how
 often, and can be told to fail, as a strip does when the SPI transfer or DMA goes wrong.
 
 It is stricter than the real strip where the real one would corrupt memory: a pixel outside the

@@ -1,0 +1,98 @@
+"""`codenames-table coda`: Coda against computer opponents.
+
+Without `--headless` it opens the on-screen game (`firmware.coda.app`, imported only then:
+Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3 of easy and
+hard, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from `--seed`.
+
+`--headless --players hard,random --games G --seed S` lets 2 to 4 computer players play G games,
+the winner of each starting the next (the first is started by player 1), and prints
+`{"games": G, "wins": [...]}` with the wins of player 1, 2, ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import sys
+from typing import TYPE_CHECKING
+
+from board_rules.coda.match import play_match
+from board_rules.coda.players import Level, strategy
+from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS
+from firmware.cli.main import EXIT_USAGE
+
+if TYPE_CHECKING:
+    from firmware.coda.app import CodaApp
+
+_PROG = "codenames-table coda"
+_LEVELS = ", ".join(level.value for level in Level)
+
+
+class _UsageError(Exception):
+    """A bad option: the message names it."""
+
+
+def run_coda(args: argparse.Namespace) -> int:
+    """Run the `coda` subcommand; returns the exit code."""
+    if not args.headless:
+        try:
+            app = build_app(args)
+        except _UsageError as error:
+            print(f"{_PROG}: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        app.run()
+        return 0
+    try:
+        levels = parse_players(args.players)
+        if args.games < 1:
+            raise _UsageError(f"--games must be 1 or more, not {args.games}")
+    except _UsageError as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    rng: random.Random = secrets.SystemRandom() if args.seed is None else random.Random(args.seed)
+    players = [strategy(level) for level in levels]
+    wins = play_match(players, args.games, rng, advanced=args.advanced)
+    print(json.dumps({"games": args.games, "wins": wins}))
+    return 0
+
+
+def build_app(args: argparse.Namespace) -> CodaApp:
+    """The on-screen game the options ask for; raises `_UsageError` naming a bad option."""
+    if args.players is not None or args.games != 1:
+        raise _UsageError("--players and --games need --headless")
+    levels = parse_opponents(args.opponents)
+    from firmware.coda.app import CodaApp
+
+    # A seedless game still gets its own Random: the app draws every deal and each computer's
+    # stream from it.
+    rng = random.Random(args.seed)
+    return CodaApp(levels, advanced=args.advanced, language=args.lang, rng=rng)
+
+
+def parse_opponents(text: str) -> list[Level]:
+    """Read `--opponents`: 1 to 3 levels, easy or hard, comma-separated (`easy,hard`)."""
+    from firmware.coda.controller import MAX_OPPONENTS, OPPONENT_LEVELS
+
+    allowed = ", ".join(level.value for level in OPPONENT_LEVELS)
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in {level.value for level in OPPONENT_LEVELS}]
+    if unknown:
+        raise _UsageError(f"--opponents: unknown level {unknown[0]!r}; the levels are {allowed}")
+    if not 1 <= len(names) <= MAX_OPPONENTS:
+        raise _UsageError(f"--opponents: 1 to {MAX_OPPONENTS} opponents, not {len(names)}")
+    return [Level(name) for name in names]
+
+
+def parse_players(text: str | None) -> list[Level]:
+    """Read `--players`: 2 to 4 levels, comma-separated (`hard,random`)."""
+    if text is None:
+        raise _UsageError(f"--headless needs --players: 2 to 4 of {_LEVELS}, comma-separated")
+    names = [name.strip().lower() for name in text.split(",")]
+    unknown = [name for name in names if name not in {level.value for level in Level}]
+    if unknown:
+        raise _UsageError(f"--players: unknown level {unknown[0]!r}; the levels are {_LEVELS}")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise _UsageError(f"--players: 2 to 4 players, not {len(names)}")
+    return [Level(name) for name in names]

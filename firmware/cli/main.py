@@ -1,0 +1,241 @@
+"""The `codenames-table` command and its subcommands.
+
+Each subcommand's module is imported only when it runs: start-up time matters on a Pi Zero 2 W.
+
+The command ends quietly, never with a traceback, when its reader goes away (`replay … | head`:
+exit 141, as a shell reports a program that SIGPIPE ended, with nothing printed) and when it is
+stopped (SIGINT or SIGTERM: one line on standard error, exit 130 or 143); the commands that run
+to an end, not a window or the service, turn both signals into an exception so that what they
+created, such as the temporary state folder of `sim --headless`, is removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+EXIT_USAGE = 2
+"""Exit code for bad input: a malformed transcript, script or config, or a missing device."""
+
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+"""Exit code when standard output was closed by its reader: what a shell shows for a program
+that SIGPIPE ended, so that `set -o pipefail` still tells that the output was cut short."""
+
+LANGUAGE_CHOICES = ("en", "es", "pt", "it")
+"""The table's languages; `firmware.table.i18n.LANGUAGES` (checked by a test), written out here so
+that parsing the command line imports nothing more."""
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
+def _add_table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="the TOML config file")
+    parser.add_argument("--lang", choices=LANGUAGE_CHOICES, help="the language, for this run")
+    parser.add_argument("--state-dir", type=Path, help="where the saved games are kept")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="codenames-table", description="Firmware of the Codenames game table."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    replay = commands.add_parser(
+        "replay",
+        help="play a transcript through the rules and print the final state as JSON",
+        description="Play a transcript through the rules core and print the final state as JSON.",
+    )
+    replay.add_argument("file", metavar="FILE", help="the transcript, or - for standard input")
+    replay.add_argument(
+        "--seed", type=int, help="seed for the random key when the transcript names none"
+    )
+    replay.add_argument(
+        "--strict", action="store_true", help="exit 1 when the rules reject any action"
+    )
+
+    sim = commands.add_parser(
+        "sim",
+        help="run the table on virtual hardware",
+        description="Run the whole table on virtual hardware. With --headless --script FILE, a "
+        "virtual clock plays the script and each `dump` prints one JSON line.",
+    )
+    _add_table_options(sim)
+    sim.add_argument("--seed", type=int, help="seed for the keys of new games")
+    sim.add_argument("--headless", action="store_true", help="no window: play a script")
+    sim.add_argument("--script", metavar="FILE", help="the script to play, or - for stdin")
+    sim.add_argument("--oled-png", type=Path, metavar="DIR", help="save the OLED at each dump")
+    sim.add_argument(
+        "--words", type=Path, metavar="FILE", help="a word list for the cards, one word a line"
+    )
+
+    run = commands.add_parser(
+        "run",
+        help="run the table on the Raspberry Pi's hardware",
+        description="Run the table on the Pi: GPIO switch matrix and console, I2C OLED, "
+        "SPI LED key. Elsewhere, use `sim`.",
+    )
+    _add_table_options(run)
+    run.add_argument(
+        "--check-config",
+        action="store_true",
+        help="only check the config as `run` would, on any machine and without the hardware: "
+        "exit 0 with a one-line summary, or 2 with the error",
+    )
+    run.add_argument(
+        "--virtual",
+        nargs="?",
+        const="",
+        metavar="SCRIPT",
+        help="anywhere, on virtual hardware and the real clock, as the service (a demonstration,"
+        " the service test); SCRIPT is played once the table is up",
+    )
+
+    selftest = commands.add_parser(
+        "selftest",
+        help="check the table's hardware, guided on the OLED",
+        description="Light each LED in red, green and blue, draw a test pattern on the OLED, then "
+        "ask for each switch and the encoder in turn; exit 1 on any fault.",
+    )
+    selftest.add_argument("--config", type=Path, help="the TOML config file")
+    selftest.add_argument(
+        "--wait",
+        type=positive_seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds to wait for each switch",
+    )
+
+    stats = commands.add_parser(
+        "stats",
+        help="how the table is used, from the saved games",
+        description="Games played by mode, wins per team, assassin endings, average length and "
+        "turns, guesses per clue and co-op scores, from the saved games.",
+    )
+    stats.add_argument("--config", type=Path, help="the TOML config file (for the state dir)")
+    stats.add_argument("--state-dir", type=Path, help="where the saved games are kept")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+
+    coda = commands.add_parser(
+        "coda",
+        help="play Coda, the tile code-breaking game, against computer opponents",
+        description="Play Coda on screen against 1-3 computer opponents; with --headless, let "
+        "computer players play each other and print the wins as JSON.",
+    )
+    coda.add_argument("--lang", choices=LANGUAGE_CHOICES, default="en", help="the language")
+    coda.add_argument("--seed", type=int, help="seed for the deals")
+    coda.add_argument(
+        "--opponents",
+        metavar="LEVELS",
+        default="easy",
+        help="the computer opponents, comma-separated: easy or hard (1 to 3 of them)",
+    )
+    coda.add_argument("--advanced", action="store_true", help="the advanced game, with dashes")
+    coda.add_argument("--headless", action="store_true", help="computer players only, no window")
+    coda.add_argument(
+        "--players",
+        metavar="LEVELS",
+        help="with --headless: 2 to 4 players, comma-separated: easy, hard or random",
+    )
+    coda.add_argument("--games", type=int, default=1, metavar="G", help="with --headless")
+    return parser
+
+
+class Stopped(BaseException):
+    """SIGINT or SIGTERM, raised in the main thread so that `finally` blocks and context managers
+    clean up; a BaseException, like KeyboardInterrupt, so that no `except Exception` swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
+    # A second signal must not cut the cleanup short.
+    for name in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(name, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+def _runs_to_an_end(args: argparse.Namespace) -> bool:
+    """Commands whose signals `main` handles; a window and the service have their own."""
+    if args.command in ("sim", "coda"):
+        return bool(args.headless)
+    return args.command in ("replay", "stats")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    previous = {}
+    if _runs_to_an_end(args) and threading.current_thread() is threading.main_thread():
+        previous = {
+            sig: signal.signal(sig, _raise_stopped) for sig in (signal.SIGINT, signal.SIGTERM)
+        }
+    try:
+        code = _dispatch(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
+        return code
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    except (KeyboardInterrupt, Stopped) as stop:
+        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
+        name = signal.Signals(signum).name
+        print(f"codenames-table {args.command}: stopped by {name}", file=sys.stderr)
+        return 128 + signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _discard_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last flush at exit does not
+    meet the closed pipe again and print a traceback after all."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "replay":
+        from firmware.cli.replay import run_replay
+
+        return run_replay(args.file, seed=args.seed, strict=args.strict)
+    if args.command == "sim":
+        from firmware.cli.sim import run_sim
+
+        return run_sim(args)
+    if args.command == "selftest":
+        from firmware.service.selftest import run_selftest
+
+        return run_selftest(args)
+    if args.command == "stats":
+        from firmware.cli.stats import run_stats
+
+        return run_stats(args)
+    if args.command == "coda":
+        from firmware.cli.coda import run_coda
+
+        return run_coda(args)
+    from firmware.service.run import run_table
+
+    return run_table(args)

@@ -1,0 +1,134 @@
+"""`codenames-table sim`: the table on virtual hardware.
+
+Without `--headless` it opens the desktop simulation (`firmware.sim.app`, imported only then:
+Textual takes a while to load on a Pi); `--headless --script FILE` plays a script and prints its
+dumps. A state directory it cannot enter, or an `--oled-png` folder it cannot write, exits 2
+before anything is played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from firmware.cli.main import EXIT_USAGE
+from firmware.service.state_dir import StateDirError, check_enterable
+from firmware.table.config import ConfigError, TableConfig, load_config
+from firmware.table.words import WordListError, WordSource
+from firmware.text_input import TextInputError, display_name, read_text
+from firmware.virtual.script import PictureError, ScriptError, ScriptRunner, parse_script
+
+APP_NAME = "codenames-table"
+
+
+def default_state_dir() -> Path:
+    """Where the simulation keeps its games unless told: a per-user data folder
+    (`$XDG_DATA_HOME/codenames-table`, or `~/.local/share/codenames-table`), so that a game
+    goes on after the window was closed. The config's `state_dir` is the Pi's, not a desktop's."""
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    # The XDG spec says to ignore a relative path.
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / APP_NAME
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    """Run the `sim` subcommand; returns the exit code."""
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"codenames-table sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if not args.headless and (args.script is not None or args.oled_png is not None):
+        print("codenames-table sim: --script and --oled-png need --headless", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.state_dir is not None or not args.headless:
+            check_enterable(args.state_dir or default_state_dir())
+    except StateDirError as error:
+        print(f"codenames-table sim: state directory {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.headless:
+        return _run_headless(args, config)
+    return _run_window(args, config)
+
+
+def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
+    words_file: Path | None = getattr(args, "words", None)
+    try:
+        words = WordSource() if words_file is None else WordSource.from_file(Path(words_file))
+    except WordListError as error:
+        print(f"codenames-table sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    from firmware.sim.app import SimApp
+
+    try:
+        app = SimApp(
+            config,
+            args.state_dir or default_state_dir(),
+            words=words,
+            seed=args.seed,
+            language=args.lang,
+        )
+    except WordListError as error:
+        print(f"codenames-table sim: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        app.run()
+    finally:
+        app.close()
+    return 0
+
+
+def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
+    if args.script is None:
+        print("codenames-table sim: --headless needs --script FILE", file=sys.stderr)
+        return EXIT_USAGE
+    name = display_name(args.script)
+    try:
+        first_key, steps = parse_script(read_text(args.script))
+    except (TextInputError, ScriptError) as error:
+        where = name if error.line is None else f"{name}:{error.line}"
+        print(f"codenames-table sim: {where}: {error.message}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.oled_png is not None:
+        try:
+            args.oled_png.mkdir(parents=True, exist_ok=True)
+            _check_writable(args.oled_png)
+        except OSError as error:
+            print(
+                f"codenames-table sim: --oled-png {args.oled_png}: cannot write there: "
+                f"{error.strerror or error}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+    with tempfile.TemporaryDirectory(prefix="codenames-table-") as scratch:
+        # A script starts from an empty table unless told where the saved games are, so that
+        # it prints the same every time. The folder holds the keys: the CLI turns SIGTERM into
+        # an exception so that it is removed then too.
+        state_dir = args.state_dir or Path(scratch)
+        runner = ScriptRunner(
+            config,
+            state_dir,
+            seed=args.seed,
+            out=sys.stdout,
+            oled_png_dir=args.oled_png,
+            first_key=first_key,
+            language=args.lang,
+        )
+        try:
+            runner.run(steps)
+        except PictureError as error:
+            print(f"codenames-table sim: --oled-png: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        finally:
+            runner.close()
+    return 0
+
+
+def _check_writable(folder: Path) -> None:
+    """Raise the `OSError` that writing a file into `folder` would meet."""
+    with tempfile.TemporaryFile(dir=folder):
+        pass

@@ -1,0 +1,486 @@
+"""Every text of the on-screen Coda game (`firmware.coda.app`), in English, Spanish, Portuguese
+and Italian.
+
+They live here rather than in the gettext catalogs (`firmware/table/locale`), which are the OLED's:
+the catalogs' tests hold every message to the OLED's width, and these are screen-wide. A `CodaTexts`
+is a TypedDict, so mypy already refuses a language that lacks a key; a test checks that every
+translation keeps the English placeholders.
+
+The module is long by nature (the four languages, side by side, keep a translation beside its
+English); it holds texts and nothing else.
+
+Log lines and statuses name a player as a noun ("You", "Computer 1") and avoid verbs that agree
+with it, so one template serves both the person and the computers.
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypedDict
+
+
+class CodaTexts(TypedDict):
+    """The texts of the app in one language; `{name}` placeholders are filled by `str.format`."""
+
+    title: str
+    basic: str
+    advanced: str
+    wins: str
+    you: str
+    computer: str
+    easy: str
+    hard: str
+    black: str
+    white: str
+    dash: str
+    tile: str
+    pool: str
+    pile_black: str
+    pile_white: str
+    rows: str
+    drawn: str
+    out: str
+    winner_mark: str
+    legend: str
+    value: str
+    target: str
+    misses: str
+    log_title: str
+    status_take: str
+    status_arrange: str
+    status_draw: str
+    status_attack: str
+    dash_hint: str
+    status_again: str
+    status_again_no_draw: str
+    status_place_hidden: str
+    status_place_up: str
+    status_reveal: str
+    status_waiting: str
+    status_you_win: str
+    status_other_wins: str
+    log_take: str
+    log_draw: str
+    log_attack: str
+    right: str
+    wrong: str
+    log_stop: str
+    log_face_up: str
+    log_reveal: str
+    log_out: str
+    log_winner: str
+    log_new_game: str
+    key_black: str
+    key_white: str
+    key_previous: str
+    key_next: str
+    key_value_up: str
+    key_value_down: str
+    key_dash: str
+    key_take: str
+    key_lay_out: str
+    key_attack: str
+    key_stop: str
+    key_place: str
+    key_reveal: str
+    key_new_game: str
+    key_help: str
+    key_quit: str
+    key_close: str
+    help_title: str
+    help: str
+
+
+ENGLISH: Final[CodaTexts] = {
+    "title": "Coda",
+    "basic": "basic game",
+    "advanced": "advanced game, with dashes",
+    "wins": "Wins: {tally}",
+    "you": "You",
+    "computer": "Computer {number}",
+    "easy": "easy",
+    "hard": "hard",
+    "black": "black",
+    "white": "white",
+    "dash": "dash",
+    "tile": "{colour} {value}",
+    "pool": "Pool",
+    "pile_black": "black: {count}",
+    "pile_white": "white: {count}",
+    "rows": "Rows",
+    "drawn": "drawn",
+    "out": "out",
+    "winner_mark": "winner",
+    "legend": "┄ frame: your hidden tile, only you see it   ━ frame: face up   "
+    "frame numbers: positions",
+    "value": "Value",
+    "target": "Target: {player}, tile {position} ({colour})",
+    "misses": "not {values}",
+    "log_title": "Attacks",
+    "status_take": "Take your {count} tiles: b and w choose the colours "
+    "({black} black, {white} white), ⏎ takes them",
+    "status_arrange": "Lay out your row: ← → move your {colour} dash, ⏎ leaves it there",
+    "status_draw": "Your turn: draw a tile, b black or w white (or click the pool)",
+    "status_attack": "Attack: choose a hidden tile (← → or click), name its value "
+    "(0–9, 1 then 0 or 1 for 10 and 11, ↑ ↓{dash_hint}), ⏎",
+    "dash_hint": ", - the dash",
+    "status_again": "Right! Attack again (⏎), or stop (s): your drawn tile then goes in hidden",
+    "status_again_no_draw": "Right! Attack again (⏎), or stop (s)",
+    "status_place_hidden": "Place your drawn tile {tile}: ← → choose where, ⏎ puts it there, "
+    "hidden",
+    "status_place_up": "Place your drawn tile {tile}: ← → choose where, ⏎ puts it there, face up",
+    "status_reveal": "Wrong, and nothing is left to draw: choose one of your hidden tiles "
+    "(← → or click), ⏎ turns it face up",
+    "status_waiting": "Turn: {player}…",
+    "status_you_win": "You win! n starts a new game, and you play first",
+    "status_other_wins": "Winner: {player}. n starts a new game, and {player} plays first",
+    "log_take": "{player}: opening tiles, {black} black and {white} white",
+    "log_draw": "{player}: drawn tile, {colour}",
+    "log_attack": "{attacker} → {target}, tile {position} ({colour}): {value}? {verdict}",
+    "right": "right",
+    "wrong": "wrong",
+    "log_stop": "{player}: stop, end of turn",
+    "log_face_up": "{player}: {tile} face up into the row",
+    "log_reveal": "{player}: own tile {position} face up, {tile}",
+    "log_out": "{player}: out of the game",
+    "log_winner": "Winner: {player}",
+    "log_new_game": "New game; first to play: {player}",
+    "key_black": "black",
+    "key_white": "white",
+    "key_previous": "previous",
+    "key_next": "next",
+    "key_value_up": "value +",
+    "key_value_down": "value −",
+    "key_dash": "dash",
+    "key_take": "take",
+    "key_lay_out": "lay out",
+    "key_attack": "attack",
+    "key_stop": "stop",
+    "key_place": "place",
+    "key_reveal": "reveal",
+    "key_new_game": "new game",
+    "key_help": "help",
+    "key_quit": "quit",
+    "key_close": "close",
+    "help_title": "How to play Coda",
+    "help": (
+        "Everyone hides a row of numbered tiles, 0 to 11, black and white, in ascending "
+        "order; of two equal numbers the black lies left. Break the other rows' codes by "
+        "deduction.\n\n"
+        "Your turn: draw a tile (b black, w white, or click the pool), then attack one hidden "
+        "tile of a computer: choose it (← → or a click), name its value (digits: 1 then 0 or "
+        "1 gives 10 and 11; ↑ ↓ step; in the advanced game - names the dash) and press ⏎. "
+        "Right: the tile turns face up, and you attack again or stop (s); on a stop your "
+        "drawn tile goes into your row hidden. Wrong: your drawn tile goes into your row face "
+        "up and the turn ends. With nothing left to draw, a wrong attack makes you turn one "
+        "of your own hidden tiles face up (← →, ⏎).\n\n"
+        "In the advanced game each colour has a dash, which its owner puts anywhere in the "
+        "row: choose its place with ← → and ⏎, at the start and whenever a tile goes into "
+        "your row.\n\n"
+        "A player whose tiles are all face up is out; the last one with a hidden tile wins "
+        "and plays first in the next game (n). The target line lists the values already named "
+        "in vain against the chosen tile.\n\n"
+        "The optional time rule (a minute, then 20 seconds more) is left out of this app.\n\n"
+        "Esc closes this help."
+    ),
+}
+
+SPANISH: Final[CodaTexts] = {
+    "title": "Coda",
+    "basic": "juego básico",
+    "advanced": "juego avanzado, con guiones",
+    "wins": "Victorias: {tally}",
+    "you": "Tú",
+    "computer": "Máquina {number}",
+    "easy": "fácil",
+    "hard": "difícil",
+    "black": "negra",
+    "white": "blanca",
+    "dash": "guion",
+    "tile": "{value} {colour}",
+    "pool": "Reserva",
+    "pile_black": "negras: {count}",
+    "pile_white": "blancas: {count}",
+    "rows": "Filas",
+    "drawn": "robada",
+    "out": "fuera",
+    "winner_mark": "gana",
+    "legend": "marco ┄: tu ficha oculta, solo tú la ves   marco ━: boca arriba   "
+    "números del marco: posiciones",
+    "value": "Valor",
+    "target": "Objetivo: {player}, ficha {position} ({colour})",
+    "misses": "no es {values}",
+    "log_title": "Ataques",
+    "status_take": "Toma tus {count} fichas: b y w eligen los colores "
+    "({black} negras, {white} blancas), ⏎ las toma",
+    "status_arrange": "Coloca tu fila: ← → mueven tu guion ({colour}), ⏎ lo deja ahí",
+    "status_draw": "Tu turno: roba una ficha, b negra o w blanca (o haz clic en la reserva)",
+    "status_attack": "Ataca: elige una ficha oculta (← → o clic), di su valor "
+    "(0–9, 1 y luego 0 o 1 para 10 y 11, ↑ ↓{dash_hint}), ⏎",
+    "dash_hint": ", - el guion",
+    "status_again": "¡Acierto! Ataca otra vez (⏎) o plántate (s): tu ficha robada entra oculta",
+    "status_again_no_draw": "¡Acierto! Ataca otra vez (⏎) o plántate (s)",
+    "status_place_hidden": "Coloca tu ficha robada {tile}: ← → eligen dónde, ⏎ la pone, oculta",
+    "status_place_up": "Coloca tu ficha robada {tile}: ← → eligen dónde, ⏎ la pone, boca arriba",
+    "status_reveal": "Fallo, y no quedan fichas que robar: elige una de tus fichas ocultas "
+    "(← → o clic), ⏎ la pone boca arriba",
+    "status_waiting": "Turno: {player}…",
+    "status_you_win": "¡Ganas! n empieza una partida nueva, y juegas primero",
+    "status_other_wins": "Gana: {player}. n empieza una partida nueva, y {player} juega primero",
+    "log_take": "{player}: fichas iniciales, {black} negras y {white} blancas",
+    "log_draw": "{player}: ficha robada, {colour}",
+    "log_attack": "{attacker} → {target}, ficha {position} ({colour}): ¿{value}? {verdict}",
+    "right": "acierto",
+    "wrong": "fallo",
+    "log_stop": "{player}: se planta, fin del turno",
+    "log_face_up": "{player}: {tile} boca arriba en la fila",
+    "log_reveal": "{player}: ficha propia {position} boca arriba, {tile}",
+    "log_out": "{player}: fuera del juego",
+    "log_winner": "Gana: {player}",
+    "log_new_game": "Partida nueva; juega primero: {player}",
+    "key_black": "negra",
+    "key_white": "blanca",
+    "key_previous": "anterior",
+    "key_next": "siguiente",
+    "key_value_up": "valor +",
+    "key_value_down": "valor −",
+    "key_dash": "guion",
+    "key_take": "tomar",
+    "key_lay_out": "colocar",
+    "key_attack": "atacar",
+    "key_stop": "plantarse",
+    "key_place": "colocar",
+    "key_reveal": "descubrir",
+    "key_new_game": "nueva partida",
+    "key_help": "ayuda",
+    "key_quit": "salir",
+    "key_close": "cerrar",
+    "help_title": "Cómo se juega a Coda",
+    "help": (
+        "Cada jugador esconde una fila de fichas numeradas, del 0 al 11, negras y blancas, en "
+        "orden ascendente; de dos números iguales, la negra va a la izquierda. Descifra las "
+        "otras filas deduciendo.\n\n"
+        "Tu turno: roba una ficha (b negra, w blanca, o clic en la reserva) y ataca una ficha "
+        "oculta de una máquina: elígela (← → o un clic), di su valor (cifras: 1 y luego 0 o 1 "
+        "da 10 y 11; ↑ ↓ de uno en uno; en el juego avanzado, - nombra el guion) y pulsa ⏎. "
+        "Acierto: la ficha se pone boca arriba, y atacas otra vez o te plantas (s); al "
+        "plantarte, tu ficha robada entra oculta en tu fila. Fallo: tu ficha robada entra "
+        "boca arriba y el turno acaba. Sin fichas que robar, un fallo te obliga a poner boca "
+        "arriba una de tus fichas ocultas (← →, ⏎).\n\n"
+        "En el juego avanzado cada color tiene un guion, que su dueño pone donde quiera en su "
+        "fila: elige su sitio con ← → y ⏎, al empezar y cada vez que una ficha entra en tu "
+        "fila.\n\n"
+        "Quien tiene todas sus fichas boca arriba queda fuera; el último con una ficha oculta "
+        "gana y juega primero en la partida siguiente (n). La línea del objetivo muestra los "
+        "valores ya fallados contra la ficha elegida.\n\n"
+        "La regla opcional del tiempo (un minuto y 20 segundos más) no está en esta "
+        "aplicación.\n\n"
+        "Esc cierra esta ayuda."
+    ),
+}
+
+PORTUGUESE: Final[CodaTexts] = {
+    "title": "Coda",
+    "basic": "jogo básico",
+    "advanced": "jogo avançado, com traços",
+    "wins": "Vitórias: {tally}",
+    "you": "Você",
+    "computer": "Computador {number}",
+    "easy": "fácil",
+    "hard": "difícil",
+    "black": "preta",
+    "white": "branca",
+    "dash": "traço",
+    "tile": "{value} {colour}",
+    "pool": "Reserva",
+    "pile_black": "pretas: {count}",
+    "pile_white": "brancas: {count}",
+    "rows": "Filas",
+    "drawn": "comprada",
+    "out": "fora",
+    "winner_mark": "vence",
+    "legend": "moldura ┄: sua peça oculta, só você a vê   moldura ━: virada para cima   "
+    "números da moldura: posições",
+    "value": "Valor",
+    "target": "Alvo: {player}, peça {position} ({colour})",
+    "misses": "não é {values}",
+    "log_title": "Ataques",
+    "status_take": "Pegue suas {count} peças: b e w escolhem as cores "
+    "({black} pretas, {white} brancas), ⏎ as pega",
+    "status_arrange": "Monte sua fila: ← → movem seu traço ({colour}), ⏎ o deixa aí",
+    "status_draw": "Sua vez: compre uma peça, b preta ou w branca (ou clique na reserva)",
+    "status_attack": "Ataque: escolha uma peça oculta (← → ou clique), diga o valor "
+    "(0–9, 1 e depois 0 ou 1 para 10 e 11, ↑ ↓{dash_hint}), ⏎",
+    "dash_hint": ", - o traço",
+    "status_again": "Acertou! Ataque de novo (⏎) ou pare (s): sua peça comprada entra oculta",
+    "status_again_no_draw": "Acertou! Ataque de novo (⏎) ou pare (s)",
+    "status_place_hidden": "Coloque sua peça comprada {tile}: ← → escolhem onde, ⏎ a põe, oculta",
+    "status_place_up": "Coloque sua peça comprada {tile}: ← → escolhem onde, ⏎ a põe, "
+    "virada para cima",
+    "status_reveal": "Errou, e não há mais peças para comprar: escolha uma das suas peças "
+    "ocultas (← → ou clique), ⏎ a vira para cima",
+    "status_waiting": "Vez de: {player}…",
+    "status_you_win": "Você venceu! n começa uma partida nova, e você joga primeiro",
+    "status_other_wins": "Vencedor: {player}. n começa uma partida nova, e {player} joga primeiro",
+    "log_take": "{player}: peças iniciais, {black} pretas e {white} brancas",
+    "log_draw": "{player}: peça comprada, {colour}",
+    "log_attack": "{attacker} → {target}, peça {position} ({colour}): {value}? {verdict}",
+    "right": "acerto",
+    "wrong": "erro",
+    "log_stop": "{player}: para, fim da vez",
+    "log_face_up": "{player}: {tile} virada para cima na fila",
+    "log_reveal": "{player}: peça própria {position} virada para cima, {tile}",
+    "log_out": "{player}: fora do jogo",
+    "log_winner": "Vencedor: {player}",
+    "log_new_game": "Partida nova; joga primeiro: {player}",
+    "key_black": "preta",
+    "key_white": "branca",
+    "key_previous": "anterior",
+    "key_next": "seguinte",
+    "key_value_up": "valor +",
+    "key_value_down": "valor −",
+    "key_dash": "traço",
+    "key_take": "pegar",
+    "key_lay_out": "montar",
+    "key_attack": "atacar",
+    "key_stop": "parar",
+    "key_place": "colocar",
+    "key_reveal": "revelar",
+    "key_new_game": "nova partida",
+    "key_help": "ajuda",
+    "key_quit": "sair",
+    "key_close": "fechar",
+    "help_title": "Como jogar Coda",
+    "help": (
+        "Cada jogador esconde uma fila de peças numeradas, de 0 a 11, pretas e brancas, em "
+        "ordem crescente; de dois números iguais, a preta fica à esquerda. Decifre as outras "
+        "filas por dedução.\n\n"
+        "Sua vez: compre uma peça (b preta, w branca, ou clique na reserva) e ataque uma peça "
+        "oculta de um computador: escolha-a (← → ou um clique), diga o valor (algarismos: 1 e "
+        "depois 0 ou 1 dá 10 e 11; ↑ ↓ de um em um; no jogo avançado, - nomeia o traço) e "
+        "aperte ⏎. Acerto: a peça é virada para cima, e você ataca de novo ou para (s); ao "
+        "parar, sua peça comprada entra oculta na fila. Erro: sua peça comprada entra virada "
+        "para cima e a vez acaba. Sem peças para comprar, um erro obriga você a virar para "
+        "cima uma das suas peças ocultas (← →, ⏎).\n\n"
+        "No jogo avançado cada cor tem um traço, que o dono põe onde quiser na fila: escolha "
+        "o lugar com ← → e ⏎, no início e sempre que uma peça entra na sua fila.\n\n"
+        "Quem tem todas as peças viradas para cima está fora; o último com uma peça oculta "
+        "vence e joga primeiro na partida seguinte (n). A linha do alvo mostra os valores já "
+        "errados contra a peça escolhida.\n\n"
+        "A regra opcional do tempo (um minuto, e mais 20 segundos) não está neste aplicativo.\n\n"
+        "Esc fecha esta ajuda."
+    ),
+}
+
+ITALIAN: Final[CodaTexts] = {
+    "title": "Coda",
+    "basic": "gioco base",
+    "advanced": "gioco avanzato, con i trattini",
+    "wins": "Vittorie: {tally}",
+    "you": "Tu",
+    "computer": "Computer {number}",
+    "easy": "facile",
+    "hard": "difficile",
+    "black": "nera",
+    "white": "bianca",
+    "dash": "trattino",
+    "tile": "{value} {colour}",
+    "pool": "Riserva",
+    "pile_black": "nere: {count}",
+    "pile_white": "bianche: {count}",
+    "rows": "File",
+    "drawn": "pescata",
+    "out": "fuori",
+    "winner_mark": "vince",
+    "legend": "cornice ┄: tua tessera coperta, solo tu la vedi   cornice ━: scoperta   "
+    "numeri della cornice: posizioni",
+    "value": "Valore",
+    "target": "Bersaglio: {player}, tessera {position} ({colour})",
+    "misses": "non è {values}",
+    "log_title": "Attacchi",
+    "status_take": "Prendi le tue {count} tessere: b e w scelgono i colori "
+    "({black} nere, {white} bianche), ⏎ le prende",
+    "status_arrange": "Disponi la tua fila: ← → spostano il tuo trattino ({colour}), "
+    "⏎ lo lascia lì",
+    "status_draw": "Tocca a te: pesca una tessera, b nera o w bianca (o clic sulla riserva)",
+    "status_attack": "Attacca: scegli una tessera coperta (← → o clic), di' il suo valore "
+    "(0–9, 1 poi 0 o 1 per 10 e 11, ↑ ↓{dash_hint}), ⏎",
+    "dash_hint": ", - il trattino",
+    "status_again": "Giusto! Attacca ancora (⏎) o fermati (s): la tessera pescata entra coperta",
+    "status_again_no_draw": "Giusto! Attacca ancora (⏎) o fermati (s)",
+    "status_place_hidden": "Metti la tessera pescata {tile}: ← → scelgono dove, ⏎ la mette, "
+    "coperta",
+    "status_place_up": "Metti la tessera pescata {tile}: ← → scelgono dove, ⏎ la mette, scoperta",
+    "status_reveal": "Sbagliato, e non resta nulla da pescare: scegli una delle tue tessere "
+    "coperte (← → o clic), ⏎ la scopre",
+    "status_waiting": "Turno: {player}…",
+    "status_you_win": "Hai vinto! n inizia una partita nuova, e giochi per primo",
+    "status_other_wins": "Vince: {player}. n inizia una partita nuova, e {player} gioca per primo",
+    "log_take": "{player}: tessere iniziali, {black} nere e {white} bianche",
+    "log_draw": "{player}: tessera pescata, {colour}",
+    "log_attack": "{attacker} → {target}, tessera {position} ({colour}): {value}? {verdict}",
+    "right": "giusto",
+    "wrong": "sbagliato",
+    "log_stop": "{player}: si ferma, fine del turno",
+    "log_face_up": "{player}: {tile} scoperta nella fila",
+    "log_reveal": "{player}: tessera propria {position} scoperta, {tile}",
+    "log_out": "{player}: fuori dal gioco",
+    "log_winner": "Vince: {player}",
+    "log_new_game": "Partita nuova; gioca per primo: {player}",
+    "key_black": "nera",
+    "key_white": "bianca",
+    "key_previous": "precedente",
+    "key_next": "successiva",
+    "key_value_up": "valore +",
+    "key_value_down": "valore −",
+    "key_dash": "trattino",
+    "key_take": "prendi",
+    "key_lay_out": "disponi",
+    "key_attack": "attacca",
+    "key_stop": "fermati",
+    "key_place": "metti",
+    "key_reveal": "scopri",
+    "key_new_game": "nuova partita",
+    "key_help": "aiuto",
+    "key_quit": "esci",
+    "key_close": "chiudi",
+    "help_title": "Come si gioca a Coda",
+    "help": (
+        "Ognuno nasconde una fila di tessere numerate, da 0 a 11, nere e bianche, in ordine "
+        "crescente; di due numeri uguali la nera sta a sinistra. Decifra le altre file per "
+        "deduzione.\n\n"
+        "Al tuo turno: pesca una tessera (b nera, w bianca, o clic sulla riserva), poi "
+        "attacca una tessera coperta di un computer: sceglila (← → o un clic), di' il suo "
+        "valore (cifre: 1 poi 0 o 1 dà 10 e 11; ↑ ↓ di uno in uno; nel gioco avanzato - "
+        "nomina il trattino) e premi ⏎. Giusto: la tessera viene scoperta, e attacchi ancora "
+        "o ti fermi (s); fermandoti, la tessera pescata entra coperta nella tua fila. "
+        "Sbagliato: la tessera pescata entra scoperta e il turno finisce. Senza nulla da "
+        "pescare, un errore ti fa scoprire una delle tue tessere coperte (← →, ⏎).\n\n"
+        "Nel gioco avanzato ogni colore ha un trattino, che il proprietario mette dove vuole "
+        "nella fila: scegli il posto con ← → e ⏎, all'inizio e ogni volta che una tessera "
+        "entra nella tua fila.\n\n"
+        "Chi ha tutte le tessere scoperte è fuori; l'ultimo con una tessera coperta vince e "
+        "gioca per primo nella partita seguente (n). La riga del bersaglio mostra i valori "
+        "già sbagliati contro la tessera scelta.\n\n"
+        "La regola facoltativa del tempo (un minuto, poi altri 20 secondi) non è in questa "
+        "app.\n\n"
+        "Esc chiude questo aiuto."
+    ),
+}
+
+TEXTS: Final[dict[str, CodaTexts]] = {
+    "en": ENGLISH,
+    "es": SPANISH,
+    "pt": PORTUGUESE,
+    "it": ITALIAN,
+}
+"""The texts of each language, by the same codes as `firmware.table.i18n.LANGUAGES`."""
+
+
+def coda_texts(language: str) -> CodaTexts:
+    """The texts of `language`; raises `KeyError` naming the language if there are none."""
+    try:
+        return TEXTS[language]
+    except KeyError:
+        raise KeyError(
+            f"no Coda texts in {language!r}: expected one of {', '.join(TEXTS)}"
+        ) from None

@@ -1,0 +1,201 @@
+"""Time, injected: every timing of the table (debounce, holds, timers, back-off) reads a `Clock`.
+
+`SystemClock` is the real one, with one scheduler thread for delayed calls. `VirtualClock` runs
+only when told to advance, firing what falls due in order, so tests and scripted simulations
+cover minutes of play without sleeping and give the same result every time.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from firmware.drivers.liveness import Progress
+
+log = logging.getLogger(__name__)
+
+LONGEST_WAIT_S = 3600.0
+"""The scheduler looks at its queue at least this often, however far off the next call is."""
+SCHEDULER_RETRY_S = 1.0
+"""Back-off of a scheduler that keeps failing."""
+
+
+class Timer(Protocol):
+    """A delayed call that can still be cancelled."""
+
+    def cancel(self) -> None:
+        """Stop the call if it has not run yet; harmless afterwards."""
+
+
+class Clock(Protocol):
+    """Monotonic time in seconds and delayed calls."""
+
+    def monotonic(self) -> float:
+        """Seconds since an arbitrary start; never goes back."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """Run `callback` once, `delay` seconds from now."""
+
+
+@dataclass(order=True)
+class _Scheduled:
+    due: float
+    sequence: int
+    callback: Callable[[], None] = field(compare=False)
+    cancelled: bool = field(default=False, compare=False)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class VirtualClock:
+    """A clock that moves only in `advance`; delayed calls run inside it, in time order."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self._queue: list[_Scheduled] = []
+        self._sequence = itertools.count()
+
+    def monotonic(self) -> float:
+        return self._now
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        entry = _Scheduled(_due(self._now, delay), next(self._sequence), callback)
+        heapq.heappush(self._queue, entry)
+        return entry
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass, running each call as its time comes (calls it schedules too)."""
+        end = self._now + seconds
+        while self._queue and self._queue[0].due <= end:
+            entry = heapq.heappop(self._queue)
+            if not entry.cancelled:
+                self._now = max(self._now, entry.due)
+                entry.callback()
+        self._now = end
+
+    @property
+    def next_due(self) -> float | None:
+        """When the next delayed call falls due, or None when none waits."""
+        while self._queue and self._queue[0].cancelled:
+            heapq.heappop(self._queue)
+        return self._queue[0].due if self._queue else None
+
+    @property
+    def pending(self) -> int:
+        """Delayed calls still waiting (cancelled ones not counted)."""
+        return sum(1 for entry in self._queue if not entry.cancelled)
+
+
+class SystemClock:
+    """The real monotonic clock; delayed calls run on one daemon scheduler thread.
+
+    The thread survives whatever a call raises, and a delay of any size (`inf` is never): it
+    logs a failure and goes on. Its `progress` mark tells `firmware.drivers.liveness.Liveness`
+    whether it still runs, and when a call (or a failing scheduler) holds it up. `monotonic` is
+    injected for tests; the waits themselves are real.
+    """
+
+    def __init__(
+        self,
+        monotonic: Callable[[], float] = time.monotonic,
+        *,
+        retry_s: float = SCHEDULER_RETRY_S,
+    ) -> None:
+        self._monotonic = monotonic
+        self._retry_s = retry_s
+        self._queue: list[_Scheduled] = []
+        self._sequence = itertools.count()
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.progress = Progress("clock")
+        """The scheduler thread's progress mark (`firmware.drivers.liveness`)."""
+
+    def monotonic(self) -> float:
+        return self._monotonic()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        entry = _Scheduled(_due(self._monotonic(), delay), next(self._sequence), callback)
+        with self._wake:
+            if self._closed:
+                raise RuntimeError("the clock is closed")
+            heapq.heappush(self._queue, entry)
+            if self._thread is None:
+                self._thread = self.progress.start(self._run)
+            self._wake.notify()
+        return entry
+
+    def _run(self) -> None:
+        failing = False
+        while True:
+            try:
+                entry = self._next_due()
+            except Exception:
+                # A scheduler that fails must not take every later timer of the table with it.
+                # The first failure of a run is logged and retried at once; further ones are
+                # retried on a back-off, with the mark still busy, so that a scheduler that
+                # keeps failing counts as stuck rather than spinning unseen.
+                if not failing:
+                    failing = True
+                    self.progress.working("the clock's scheduler, failing")
+                    log.exception("the clock's scheduler failed; it goes on")
+                    continue
+                with self._wake:
+                    if not self._closed:
+                        self._wake.wait(self._retry_s)
+                continue
+            failing = False
+            if entry is None:
+                return
+            if not entry.cancelled:
+                self.progress.working(entry.callback)
+                try:
+                    entry.callback()
+                except Exception:
+                    # One failing call must not stop every later timer of the table.
+                    log.exception("a delayed call failed")
+
+    def _next_due(self) -> _Scheduled | None:
+        """Wait until the first call falls due and take it off the queue; None once closed."""
+        with self._wake:
+            while not self._closed:
+                now = self._monotonic()
+                if self._queue and self._queue[0].due <= now:
+                    return heapq.heappop(self._queue)
+                timeout = None
+                if self._queue:
+                    # A far (or infinite) due time would overflow the lock's timeout: wake up
+                    # now and then to look again instead.
+                    timeout = min(self._queue[0].due - now, LONGEST_WAIT_S)
+                self.progress.waiting()
+                self._wake.wait(timeout)
+            return None
+
+    def close(self) -> None:
+        """Stop the scheduler thread; pending calls are dropped. Idempotent."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __enter__(self) -> SystemClock:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _due(now: float, delay: float) -> float:
+    """When a call `delay` seconds after `now` falls due; a negative delay is now."""
+    if math.isnan(delay):
+        raise ValueError("a delay must be a number of seconds, not NaN")
+    return now + max(delay, 0.0)

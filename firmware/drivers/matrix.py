@@ -1,0 +1,365 @@
+"""The switch matrix scanner: 25 card pads and 5 console buttons on 11 GPIO pins.
+
+The matrix is 5 rows × 6 columns with a diode per switch, cathodes toward the rows. Rows are
+outputs, columns inputs with pull-ups; a column reads low when a closed switch joins it to a row
+driven low. Columns 1–5 are the card columns A–E (matrix row r is card row r + 1), column 6 holds
+the console buttons (`BUTTONS_BY_ROW`).
+
+While nothing is pressed the scanner costs nothing: all rows are held low, so any switch pulls
+its column low, and the falling edge (a gpiozero edge callback) wakes it. It then scans row by
+row every few milliseconds on the injected clock, debounces every switch in software (gpiozero's
+mock ignores `bounce_time`, and the Pi's kernel debounce cannot tell chatter from a press), and
+re-arms the edge wake-up as soon as every switch is open and settled.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from gpiozero import DigitalInputDevice, DigitalOutputDevice
+from gpiozero.pins import Factory
+
+from board_rules.codenames.grid import SIZE, Coord
+from firmware.drivers.clock import Clock, Timer
+from firmware.drivers.events import (
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    MatrixEvent,
+    MultiplePads,
+    PadPressed,
+    PadReleased,
+    PadStuck,
+)
+
+MATRIX_ROWS: tuple[int, ...] = (5, 6, 13, 19, 26)
+"""Default BCM pins of matrix rows 1–5, as in `hardware/pinout.toml`."""
+MATRIX_COLUMNS: tuple[int, ...] = (17, 27, 22, 23, 24, 25)
+"""Default BCM pins of matrix columns 1–6 (A–E, then the console buttons)."""
+
+BUTTON_COLUMN = SIZE
+"""The matrix column (from 0) of the console buttons; the columns before it are cards."""
+BUTTONS_BY_ROW: tuple[ConsoleButton, ...] = (
+    ConsoleButton.DONE,
+    ConsoleButton.PENALTY,
+    ConsoleButton.UNDO,
+    ConsoleButton.NEW,
+    ConsoleButton.TIMER,
+)
+"""The console button on each matrix row, top to bottom."""
+
+ROW_COUNT = SIZE
+COLUMN_COUNT = SIZE + 1
+
+Switch: TypeAlias = Coord | ConsoleButton
+"""What sits at a matrix position: a card pad or a console button."""
+
+# Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
+_EPSILON = 1e-9
+
+
+def switch_at(row: int, column: int) -> Switch:
+    """The switch wired at matrix `row` and `column` (both from 0).
+
+    >>> switch_at(2, 2)
+    Coord.parse('C3')
+    >>> switch_at(2, 5)
+    <ConsoleButton.UNDO: 'undo'>
+    """
+    if not (0 <= row < ROW_COUNT and 0 <= column < COLUMN_COUNT):
+        raise ValueError(f"no switch at matrix row {row}, column {column}")
+    if column == BUTTON_COLUMN:
+        return BUTTONS_BY_ROW[row]
+    return Coord(row=row, column=column)
+
+
+def switch_position(switch: Switch) -> tuple[int, int]:
+    """The matrix `(row, column)` (from 0) where `switch` is wired.
+
+    >>> switch_position(ConsoleButton.NEW)
+    (3, 5)
+    """
+    if isinstance(switch, ConsoleButton):
+        return BUTTONS_BY_ROW.index(switch), BUTTON_COLUMN
+    return switch.row, switch.column
+
+
+@dataclass
+class _Contact:
+    """What the scanner knows of one switch: its last raw level and its debounced state."""
+
+    switch: Switch
+    raw: bool = False
+    raw_since: float = 0.0
+    down: bool = False
+    down_since: float = 0.0
+    reported: bool = False
+    """Its press (or, for a pad, its stuck state) was reported, so its release will be."""
+    spoiled: bool = False
+    """A pad that was down together with another: it does not count until it opens."""
+    stuck: bool = False
+
+    @property
+    def is_pad(self) -> bool:
+        return isinstance(self.switch, Coord)
+
+    @property
+    def touched(self) -> bool:
+        """In contact now, or debounced down and perhaps only bouncing open."""
+        return self.raw or self.down
+
+
+class SwitchMatrix:
+    """Scans the diode switch matrix and reports debounced pad and button events to `sink`.
+
+    `sink` is called on the clock's thread (the scheduler thread of a `SystemClock`, inside
+    `advance` of a `VirtualClock`), never while the scanner holds its locks.
+
+    A switch counts once it has been closed for `debounce_ms`, and opens once it has been open
+    as long, so chatter never makes two presses. A card pad counts only while no other pad is
+    touched: pads pressed together (a palm, two fingers) give one `MultiplePads` per joining pad
+    and none of them counts until opened again; a pad already reported stays reported. A pad down
+    longer than `stuck_after_s` is reported once as `PadStuck` and ignored until it opens; while
+    only stuck pads are down the scan slows to `stuck_scan_interval_ms`, since an object left on
+    a card would otherwise keep the scan at full rate for the rest of the game.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        sink: Callable[[MatrixEvent], None],
+        *,
+        rows: Sequence[int] = MATRIX_ROWS,
+        columns: Sequence[int] = MATRIX_COLUMNS,
+        pin_factory: Factory | None = None,
+        debounce_ms: float = 30.0,
+        scan_interval_ms: float = 5.0,
+        stuck_after_s: float = 10.0,
+        stuck_scan_interval_ms: float = 50.0,
+    ) -> None:
+        if len(rows) != ROW_COUNT or len(columns) != COLUMN_COUNT:
+            raise ValueError(
+                f"the switch matrix has {ROW_COUNT} rows and {COLUMN_COUNT} columns, "
+                f"got {len(rows)} row pins and {len(columns)} column pins"
+            )
+        if debounce_ms < 0 or scan_interval_ms <= 0 or stuck_scan_interval_ms <= 0:
+            raise ValueError("debounce must be 0 or more and scan intervals more than 0 ms")
+        if stuck_after_s <= 0:
+            raise ValueError("stuck_after_s must be more than 0")
+        self._clock = clock
+        self._sink = sink
+        self._debounce_s = debounce_ms / 1000
+        self._scan_interval_s = scan_interval_ms / 1000
+        self._stuck_after_s = stuck_after_s
+        self._stuck_scan_interval_s = stuck_scan_interval_ms / 1000
+        self._contacts = [
+            _Contact(switch_at(row, column))
+            for row in range(ROW_COUNT)
+            for column in range(COLUMN_COUNT)
+        ]
+        # Two locks, so that an edge callback never waits for a scan: `_state_lock` guards only
+        # the wake-up flag and the timer, and is never held during pin I/O (on the virtual
+        # circuit a pin write calls the edge callback on the same thread). `_scan_lock` keeps a
+        # scan and `close` apart.
+        self._state_lock = threading.Lock()
+        self._scan_lock = threading.Lock()
+        self._armed = False
+        self._closed = False
+        self._timer: Timer | None = None
+        self._rows: list[DigitalOutputDevice] = []
+        self._columns: list[DigitalInputDevice] = []
+        # Track the row levels we set, so that a scan writes only the rows that change.
+        self._row_low: list[bool] = []
+        try:
+            for pin in rows:
+                # active_high=False: "on" drives the row low, which is what selects it.
+                self._rows.append(
+                    DigitalOutputDevice(
+                        pin, active_high=False, initial_value=True, pin_factory=pin_factory
+                    )
+                )
+                self._row_low.append(True)
+            for pin in columns:
+                column = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
+                column.when_activated = self._column_fell
+                self._columns.append(column)
+        except BaseException:
+            self.close()
+            raise
+        with self._scan_lock:
+            self._rearm()
+
+    @property
+    def scanning(self) -> bool:
+        """True while a switch is touched or settling; False when idle, waiting for an edge."""
+        with self._state_lock:
+            return not self._armed and not self._closed
+
+    @property
+    def closed(self) -> bool:
+        """True once `close` has run."""
+        return self._closed
+
+    def close(self) -> None:
+        """Stop scanning and release the pins. Idempotent."""
+        with self._state_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._armed = False
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        with self._scan_lock:
+            for device in (*self._columns, *self._rows):
+                device.close()
+
+    def __enter__(self) -> SwitchMatrix:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _column_fell(self) -> None:
+        # A gpiozero edge callback: on the Pi it runs on the pin library's thread, so it only
+        # hands the work to the clock. Edges while scanning are the scan's own row changes.
+        with self._state_lock:
+            if not self._armed or self._closed:
+                return
+            self._armed = False
+            self._timer = self._clock.call_later(0.0, self._scan)
+
+    def _scan(self) -> None:
+        events: list[MatrixEvent] = []
+        with self._scan_lock:
+            if self._closed:
+                return
+            now = self._clock.monotonic()
+            self._settle(now, self._read_levels(), events)
+            busy = [contact for contact in self._contacts if contact.touched]
+            if not busy:
+                self._rearm()
+            else:
+                quiet = all(contact.stuck and contact.raw and contact.down for contact in busy)
+                interval = self._stuck_scan_interval_s if quiet else self._scan_interval_s
+                with self._state_lock:
+                    if not self._closed:
+                        self._timer = self._clock.call_later(interval, self._scan)
+        for event in events:
+            self._sink(event)
+
+    def _read_levels(self) -> list[bool]:
+        """Closed or open for every switch, in row-major order; leaves all rows low."""
+        levels: list[bool] = []
+        for row in range(ROW_COUNT):
+            self._select(row)
+            levels.extend(column.is_active for column in self._columns)
+        self._select(None)
+        return levels
+
+    def _select(self, selected: int | None) -> None:
+        """Drive row `selected` low and the others high; `None` drives all of them low."""
+        # Raise the old row before lowering the new one: a column the old row held low rises
+        # only through its weak pull-up (the diode cannot drive it high), and the write that
+        # lowers the new row gives it that much longer before the columns are read.
+        for low in (False, True):
+            for row, device in enumerate(self._rows):
+                want_low = selected is None or row == selected
+                if want_low == low and self._row_low[row] != want_low:
+                    if want_low:
+                        device.on()
+                    else:
+                        device.off()
+                    self._row_low[row] = want_low
+
+    def _rearm(self) -> None:
+        """Go idle: all rows low, woken by the next falling edge."""
+        self._select(None)
+        with self._state_lock:
+            if self._closed:
+                return
+            self._armed = True
+            self._timer = None
+        # A switch that closed after the last scan read its column but before we armed made its
+        # edge while nobody listened; these reads happen once per wake-up, never while idle.
+        if any(column.is_active for column in self._columns):
+            with self._state_lock:
+                if self._armed and not self._closed:
+                    self._armed = False
+                    self._timer = self._clock.call_later(0.0, self._scan)
+
+    def _settle(self, now: float, levels: list[bool], events: list[MatrixEvent]) -> None:
+        """Debounce the levels read at `now` and append the events they settle into."""
+        for contact, level in zip(self._contacts, levels, strict=True):
+            if level != contact.raw:
+                contact.raw = level
+                contact.raw_since = now
+        settled = [
+            contact
+            for contact in self._contacts
+            if contact.raw != contact.down
+            and now - contact.raw_since >= self._debounce_s - _EPSILON
+        ]
+        # Releases first, so that a scan reports a switch let go before one pressed. Pads are
+        # counted only after both loops: a pad let go as another is pressed is not two at once.
+        for contact in settled:
+            if not contact.raw:
+                self._open(contact, events)
+        for contact in settled:
+            if contact.raw:
+                self._close(contact, events)
+        pads = [contact for contact in self._contacts if contact.is_pad]
+        for pad in pads:
+            if pad.down and not pad.stuck and now - pad.down_since >= self._stuck_after_s:
+                pad.stuck = True
+                pad.reported = True
+                events.append(PadStuck(_coord(pad), now))
+        for pad in pads:
+            if pad.down and not (pad.reported or pad.spoiled or pad.stuck):
+                self._count_pad(pad, pads, now, events)
+
+    def _open(self, contact: _Contact, events: list[MatrixEvent]) -> None:
+        contact.down = False
+        held_s = contact.raw_since - contact.down_since
+        if contact.reported:
+            switch = contact.switch
+            if isinstance(switch, ConsoleButton):
+                events.append(ButtonReleased(switch, contact.raw_since, held_s))
+            else:
+                events.append(PadReleased(switch, contact.raw_since, held_s))
+        contact.reported = contact.spoiled = contact.stuck = False
+
+    def _close(self, contact: _Contact, events: list[MatrixEvent]) -> None:
+        contact.down = True
+        contact.down_since = contact.raw_since
+        if isinstance(contact.switch, ConsoleButton):
+            contact.reported = True
+            events.append(ButtonPressed(contact.switch, contact.down_since))
+        # A pad waits for `_count_pad`, which looks at every pad at once.
+
+    def _count_pad(
+        self, pad: _Contact, pads: list[_Contact], now: float, events: list[MatrixEvent]
+    ) -> None:
+        others = [other for other in pads if other is not pad and other.touched and not other.stuck]
+        if not others:
+            pad.reported = True
+            events.append(PadPressed(_coord(pad), pad.down_since))
+            return
+        together = [other for other in others if other.down]
+        if not together:
+            # The others are only in contact, not yet settled: wait, a brush is not a press.
+            return
+        for contact in (pad, *together):
+            contact.spoiled = True
+        coords = sorted(_coord(contact) for contact in (pad, *together))
+        events.append(MultiplePads(tuple(coords), now))
+
+
+def _coord(contact: _Contact) -> Coord:
+    switch = contact.switch
+    if not isinstance(switch, Coord):
+        raise TypeError(f"{switch} is not a card pad")
+    return switch

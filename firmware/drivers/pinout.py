@@ -1,0 +1,398 @@
+"""The pin map: which BCM GPIO drives what, loaded from TOML and checked before anything is wired.
+
+The default lives in `hardware/pinout.toml` and ships inside the package as
+`firmware/drivers/pinout.toml` (a symlink, so there is one file to edit). A config file can embed a
+complete `[pins]` table of the same layout and get the same checks through `parse_pin_map`:
+
+>>> pins = load_pin_map()
+>>> pins.matrix_rows, pins.led_data
+((5, 6, 13, 19, 26), 10)
+>>> parse_pin_map({"matrix": {}}, "config.toml", key_prefix="pins.")
+Traceback (most recent call last):
+...
+firmware.drivers.pinout.PinMapError: config.toml: pins.matrix.rows: missing
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+MATRIX_ROW_COUNT = 5
+"""Switch-matrix rows: the card rows 1–5, top to bottom."""
+
+MATRIX_COLUMN_COUNT = 6
+"""Switch-matrix columns: the card columns A–E, then the console buttons."""
+
+BCM_GPIO_RANGE = range(28)
+"""GPIO numbers that reach the 40-pin header of every Pi the table supports."""
+
+LED_SPI_DATA = 10
+"""SPI0 MOSI, the only pin an SPI-driven WS2812 chain can use on every Pi model."""
+
+OLED_I2C_BUS = 1
+"""I2C1 on GPIO 2 and 3: the bus `firmware.drivers.oled` opens (Blinka's `board.SCL`,
+`board.SDA`)."""
+
+RESERVED_PINS: Mapping[int, str] = MappingProxyType(
+    {
+        0: "ID_SD, the HAT ID EEPROM bus",
+        1: "ID_SC, the HAT ID EEPROM bus",
+        2: "I2C1 SDA, the OLED bus",
+        3: "I2C1 SCL, the OLED bus",
+        7: "SPI0 CE1, claimed by the SPI driver",
+        8: "SPI0 CE0, claimed by the SPI driver",
+        9: "SPI0 MISO, claimed by the SPI driver",
+        10: "SPI0 MOSI, the LED data line",
+        11: "SPI0 SCLK, claimed by the SPI driver",
+        14: "UART TXD, the serial console",
+        15: "UART RXD, the serial console",
+    }
+)
+"""Pins that belong to a bus; none may be used as a plain GPIO (MOSI only as the LED data)."""
+
+HEADER_PINS: Mapping[int, int] = MappingProxyType(
+    {
+        0: 27,
+        1: 28,
+        2: 3,
+        3: 5,
+        4: 7,
+        5: 29,
+        6: 31,
+        7: 26,
+        8: 24,
+        9: 21,
+        10: 19,
+        11: 23,
+        12: 32,
+        13: 33,
+        14: 8,
+        15: 10,
+        16: 36,
+        17: 11,
+        18: 12,
+        19: 35,
+        20: 38,
+        21: 40,
+        22: 15,
+        23: 16,
+        24: 18,
+        25: 22,
+        26: 37,
+        27: 13,
+    }
+)
+"""Physical 40-pin header position of each BCM GPIO, for wiring by hand."""
+
+_DEFAULT_RESOURCE = "pinout.toml"
+_OLED_ADDRESSES = range(0x08, 0x78)  # 7-bit addresses outside the I2C reserved blocks
+
+
+class PinoutError(Exception):
+    """Root of every error raised while reading a pin map."""
+
+
+class PinMapError(PinoutError, ValueError):
+    """A pin map that is malformed or wires the table impossibly; names the offending key."""
+
+    def __init__(self, key: str, problem: str, source: str = "") -> None:
+        self.key = key
+        self.problem = problem
+        self.source = source
+        where = ": ".join(part for part in (source, key) if part)
+        super().__init__(f"{where}: {problem}" if where else problem)
+
+    def located(self, source: str, key_prefix: str = "") -> PinMapError:
+        """The same error, told where it came from: a file and the table it sits in."""
+        key = f"{key_prefix}{self.key}" if self.key else key_prefix.rstrip(".")
+        return PinMapError(key, self.problem, source)
+
+
+class PinMapFileError(PinoutError, OSError):
+    """A pin-map file that cannot be read."""
+
+
+class LedBackend(StrEnum):
+    """How the firmware puts pixel data on the LED data line."""
+
+    WS281X = "ws281x"
+    """rpi_ws281x in SPI mode on GPIO 10: Pi Zero 2 W, 3 and 4; the default."""
+
+    SPI = "spi"
+    """adafruit-circuitpython-neopixel-spi over spidev on GPIO 10: the Pi 5 (works on all)."""
+
+    VIRTUAL = "virtual"
+    """No hardware: the desktop twin. The data pin is not driven."""
+
+    @property
+    def needs_spi(self) -> bool:
+        """Whether this backend drives the data line from SPI0 MOSI."""
+        return self is not LedBackend.VIRTUAL
+
+
+@dataclass(frozen=True)
+class PinUse:
+    """One GPIO and what it is wired to."""
+
+    key: str
+    """The pin-map key that sets it, e.g. `matrix.rows`."""
+
+    label: str
+    """What the pin does, as the wiring table names it, e.g. `Matrix row 1`."""
+
+    gpio: int
+    """BCM GPIO number."""
+
+    @property
+    def header_pin(self) -> int:
+        """Position on the 40-pin header."""
+        return HEADER_PINS[self.gpio]
+
+
+@dataclass(frozen=True)
+class PinMap:
+    """Every pin the table uses, BCM numbering; construction checks it (`PinMapError`)."""
+
+    matrix_rows: tuple[int, ...]
+    """Rows 1–5, top to bottom: outputs, driven low one at a time."""
+
+    matrix_columns: tuple[int, ...]
+    """Columns A–E, then the console column: inputs with pull-ups."""
+
+    encoder_a: int
+    encoder_b: int
+    encoder_push: int
+    buzzer: int | None
+    """The passive buzzer's transistor, or None when the table has no buzzer."""
+
+    i2c_bus: int
+    """Linux I2C bus number of the OLED: always `OLED_I2C_BUS`, written out so the file says so."""
+
+    oled_address: int
+    """7-bit I2C address of the SSD1306."""
+
+    led_data: int
+    led_backend: LedBackend = LedBackend.WS281X
+
+    def __post_init__(self) -> None:
+        _check_counts(self)
+        uses = list(self._gpio_uses())
+        for use in uses:
+            _check_pin(use)
+        _check_unique(uses)
+        if self.led_backend.needs_spi and self.led_data != LED_SPI_DATA:
+            raise PinMapError(
+                "led.data",
+                f"the {self.led_backend.value} backend drives SPI0 MOSI, so the LED data pin "
+                f"must be GPIO {LED_SPI_DATA}, not {self.led_data}",
+            )
+        if self.i2c_bus != OLED_I2C_BUS:
+            # The driver opens I2C1 and nothing else: another number would be ignored silently.
+            raise PinMapError(
+                "oled.bus",
+                f"the OLED driver uses I2C bus {OLED_I2C_BUS} (GPIO 2 and 3), not {self.i2c_bus}",
+            )
+        if self.oled_address not in _OLED_ADDRESSES:
+            raise PinMapError(
+                "oled.address",
+                f"must be a 7-bit I2C address 0x08–0x77, not {self.oled_address:#04x}",
+            )
+
+    def _gpio_uses(self) -> Iterator[PinUse]:
+        """The pins this map sets itself, in file order (the bus pins are implied)."""
+        for row, gpio in enumerate(self.matrix_rows, start=1):
+            yield PinUse("matrix.rows", f"Matrix row {row}", gpio)
+        for column, gpio in enumerate(self.matrix_columns, start=1):
+            yield PinUse("matrix.columns", f"Matrix column {_column_name(column)}", gpio)
+        yield PinUse("encoder.a", "Encoder A", self.encoder_a)
+        yield PinUse("encoder.b", "Encoder B", self.encoder_b)
+        yield PinUse("encoder.push", "Encoder push", self.encoder_push)
+        if self.buzzer is not None:
+            yield PinUse("buzzer.pin", "Buzzer", self.buzzer)
+        yield PinUse("led.data", "LED data", self.led_data)
+
+    def uses(self) -> tuple[PinUse, ...]:
+        """Every header GPIO the table is wired to, the OLED's I2C pins included."""
+        uses = list(self._gpio_uses())
+        uses[-1:-1] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
+        return tuple(uses)
+
+
+def _column_name(column: int) -> str:
+    """`1 (A)` … `5 (E)` for the card columns, `6 (console)` for the buttons."""
+    return (
+        f"{column} (console)"
+        if column == MATRIX_COLUMN_COUNT
+        else f"{column} ({'ABCDE'[column - 1]})"
+    )
+
+
+def _check_counts(pins: PinMap) -> None:
+    for key, values, count in (
+        ("matrix.rows", pins.matrix_rows, MATRIX_ROW_COUNT),
+        ("matrix.columns", pins.matrix_columns, MATRIX_COLUMN_COUNT),
+    ):
+        if len(values) != count:
+            raise PinMapError(key, f"expected {count} pins, got {len(values)}")
+
+
+def _check_pin(use: PinUse) -> None:
+    if use.gpio not in BCM_GPIO_RANGE:
+        raise PinMapError(
+            use.key, f"GPIO {use.gpio} is not on the header (BCM 0–{BCM_GPIO_RANGE[-1]})"
+        )
+    reserved = RESERVED_PINS.get(use.gpio)
+    # MOSI is reserved for exactly one use: the LED data line.
+    if reserved is not None and not (use.key == "led.data" and use.gpio == LED_SPI_DATA):
+        raise PinMapError(use.key, f"GPIO {use.gpio} is reserved ({reserved})")
+
+
+def _check_unique(uses: list[PinUse]) -> None:
+    seen: dict[int, PinUse] = {}
+    for use in uses:
+        first = seen.setdefault(use.gpio, use)
+        if first is not use:
+            raise PinMapError(
+                use.key, f"GPIO {use.gpio} is used twice: {first.label} and {use.label}"
+            )
+
+
+# The layout of a pin-map table: section -> key -> reader. Kept as data so that unknown keys
+# are found by comparison, not by forgetting to check.
+_REQUIRED_SECTIONS = ("matrix", "encoder", "oled", "led")
+_OPTIONAL_SECTIONS = ("buzzer",)
+_KEYS: Mapping[str, tuple[str, ...]] = {
+    "matrix": ("rows", "columns"),
+    "encoder": ("a", "b", "push"),
+    "buzzer": ("pin",),
+    "oled": ("bus", "address"),
+    "led": ("data", "backend"),
+}
+_OPTIONAL_KEYS = frozenset({"led.backend"})
+
+
+def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = "") -> PinMap:
+    """Check a pin-map table (as `tomllib` reads it) and build the `PinMap`.
+
+    `source` names where the table came from (a file path) and `key_prefix` where it sits in
+    that file (`"pins."` for a config file's `[pins]` table); both only go into error messages.
+    The table must be complete; only `[buzzer]` and `led.backend` may be left out.
+    """
+    try:
+        return _parse(data)
+    except PinMapError as error:
+        raise error.located(source, key_prefix) from None
+
+
+def _parse(data: Mapping[str, object]) -> PinMap:
+    if not isinstance(data, Mapping):
+        raise PinMapError("", f"expected a table, got {_kind(data)}")
+    for section in data:
+        if section not in _KEYS:
+            raise PinMapError(section, f"unknown section (known: {', '.join(_KEYS)})")
+    tables: dict[str, Mapping[str, object]] = {}
+    for section in (*_REQUIRED_SECTIONS, *_OPTIONAL_SECTIONS):
+        if section not in data:
+            if section in _REQUIRED_SECTIONS:
+                raise PinMapError(section, "missing section")
+            continue
+        table = data[section]
+        if not isinstance(table, Mapping):
+            raise PinMapError(section, f"expected a table, got {_kind(table)}")
+        for key in table:
+            if key not in _KEYS[section]:
+                known = ", ".join(_KEYS[section])
+                raise PinMapError(f"{section}.{key}", f"unknown key (known in {section}: {known})")
+        for key in _KEYS[section]:
+            if key not in table and f"{section}.{key}" not in _OPTIONAL_KEYS:
+                raise PinMapError(f"{section}.{key}", "missing")
+        tables[section] = table
+
+    matrix, encoder, oled, led = (tables[name] for name in _REQUIRED_SECTIONS)
+    buzzer = tables.get("buzzer")
+    return PinMap(
+        matrix_rows=_int_list(matrix["rows"], "matrix.rows"),
+        matrix_columns=_int_list(matrix["columns"], "matrix.columns"),
+        encoder_a=_int(encoder["a"], "encoder.a"),
+        encoder_b=_int(encoder["b"], "encoder.b"),
+        encoder_push=_int(encoder["push"], "encoder.push"),
+        buzzer=None if buzzer is None else _int(buzzer["pin"], "buzzer.pin"),
+        i2c_bus=_int(oled["bus"], "oled.bus"),
+        oled_address=_int(oled["address"], "oled.address"),
+        led_data=_int(led["data"], "led.data"),
+        led_backend=_backend(led.get("backend", LedBackend.WS281X.value)),
+    )
+
+
+def _kind(value: object) -> str:
+    """A value's TOML type, for messages that talk the file's language."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "a table"
+    return f"a {type(value).__name__}"
+
+
+def _int(value: object, key: str) -> int:
+    # bool is an int subclass in Python; `true` in the file is still a mistake.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PinMapError(key, f"expected an integer, got {_kind(value)}")
+    return value
+
+
+def _int_list(value: object, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise PinMapError(key, f"expected an array of integers, got {_kind(value)}")
+    return tuple(_int(item, key) for item in value)
+
+
+def _backend(value: object) -> LedBackend:
+    known = ", ".join(f'"{backend.value}"' for backend in LedBackend)
+    if not isinstance(value, str):
+        raise PinMapError("led.backend", f"expected one of {known}, got {_kind(value)}")
+    try:
+        return LedBackend(value)
+    except ValueError:
+        raise PinMapError("led.backend", f'unknown backend "{value}" (known: {known})') from None
+
+
+def default_pin_table() -> dict[str, Any]:
+    """The default pin map as TOML tables, for a config that changes only part of it."""
+    return tomllib.loads(
+        resources.files("firmware.drivers").joinpath(_DEFAULT_RESOURCE).read_text("utf-8")
+    )
+
+
+def load_pin_map(path: Path | None = None) -> PinMap:
+    """Read and check a pin-map TOML file; None reads the default that ships with the package."""
+    if path is None:
+        source = f"firmware/drivers/{_DEFAULT_RESOURCE} (the default pin map)"
+        text = resources.files("firmware.drivers").joinpath(_DEFAULT_RESOURCE).read_text("utf-8")
+    else:
+        source = str(path)
+        try:
+            text = path.read_text("utf-8")
+        except OSError as error:
+            raise PinMapFileError(
+                f"{source}: cannot read the pin map: {error.strerror or error}"
+            ) from error
+        except UnicodeDecodeError as error:
+            raise PinMapError("", f"not UTF-8 text ({error.reason})", source) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PinMapError("", f"not valid TOML: {error}", source) from None
+    return parse_pin_map(data, source)

@@ -1,0 +1,110 @@
+"""One SSD1306 on an I2C bus, set up and sent only what changed; no threads, no retries.
+
+Adafruit's `SSD1306_I2C` initialises the chip and sets contrast, orientation and power; frames go
+out here instead, because its `show()` always sends the whole 1 KB (about 92 ms at the Pi's
+default 100 kHz, 23 ms at 400 kHz). A `Ssd1306Link` remembers what the chip holds and sends
+the windows `firmware.drivers.framebuffer_diff` plans. Every bus error comes out as `OSError`; after
+one, what the chip holds is unknown and the link is dropped (`firmware.drivers.oled` opens a new
+one).
+"""
+
+from __future__ import annotations
+
+import errno
+from typing import Any, Protocol
+
+from firmware.drivers.framebuffer_diff import plan_windows, window_commands, window_data
+from firmware.drivers.ssd1306_protocol import (
+    CONTROL_COMMANDS,
+    HEIGHT,
+    LONGEST_ARGUMENTS,
+    WIDTH,
+)
+
+DECODER_FLUSH = bytes((CONTROL_COMMANDS,)) + bytes(LONGEST_ARGUMENTS)
+"""Control byte 0x00 (commands follow) and six 0x00 commands or arguments."""
+
+
+class I2CBus(Protocol):
+    """What `adafruit_bus_device` needs from a bus: `busio.I2C` or a `VirtualI2C`."""
+
+    def try_lock(self) -> bool: ...
+
+    def unlock(self) -> None: ...
+
+    def writeto(
+        self,
+        address: int,
+        buffer: bytes | bytearray | memoryview,
+        *,
+        start: int = 0,
+        end: int | None = None,
+    ) -> None: ...
+
+    def readfrom_into(
+        self,
+        address: int,
+        buffer: bytearray | memoryview,
+        *,
+        start: int = 0,
+        end: int | None = None,
+    ) -> None: ...
+
+
+class Ssd1306Link:
+    """An initialised SSD1306 at `address` on `bus`, with the RAM and contrast it holds.
+
+    Creating one initialises the chip afresh (a chip that lost power forgets its settings), so
+    its RAM is unknown and the first `draw` sends it whole. Raises `OSError` for the bus.
+    """
+
+    def __init__(self, bus: I2CBus, address: int, *, rotate_180: bool = False) -> None:
+        import adafruit_ssd1306
+        from adafruit_bus_device.i2c_device import I2CDevice
+
+        self._ram: bytes | None = None  # a fresh chip's RAM is garbage: redraw in full
+        self._contrast: int | None = None
+        # The chip's decoder keeps a command waiting for its arguments across writes, so a lost
+        # write (or a restart of ours mid-command) can make it read the init as arguments.
+        # Adafruit's init happens to open with two commands it can spare; six zero bytes do not
+        # rely on that: they complete the longest command (scroll set-up), 0x00 as a command
+        # only sets the page mode start column, and whatever the zeros set, the init sets again.
+        flush = I2CDevice(bus, address, probe=False)
+        with flush:
+            flush.write(DECODER_FLUSH)
+        try:
+            driver = adafruit_ssd1306.SSD1306_I2C(WIDTH, HEIGHT, bus, addr=address)
+        except ValueError as error:
+            # Adafruit's probe reports a silent bus as ValueError; any other one is a bug.
+            if not str(error).startswith("No I2C device"):
+                raise
+            raise OSError(errno.ENXIO, str(error)) from error
+        if rotate_180:
+            # Adafruit's init sets 0xA1/0xC8, which is upright; its rotate(False) sends
+            # 0xA0/0xC0, the half turn. The remap applies to data written next: full redraw.
+            driver.rotate(False)
+        self._driver: Any = driver
+
+    def set_contrast(self, contrast: int) -> None:
+        """Set the contrast (0–255), unless the chip has it already."""
+        if contrast != self._contrast:
+            self._driver.contrast(contrast)
+            self._contrast = contrast
+
+    def draw(self, ram: bytes) -> None:
+        """Make the chip's RAM `ram` (`firmware.drivers.framebuffer_diff.image_to_ram`'s layout)."""
+        if ram == self._ram:
+            return
+        windows = plan_windows(self._ram, ram)
+        self._ram = None  # unknown until every window is through
+        device = self._driver.i2c_device
+        for window in windows:
+            with device:
+                device.write(window_commands(window))
+            with device:
+                device.write(window_data(ram, window))
+        self._ram = ram
+
+    def poweroff(self) -> None:
+        """Switch the glass off."""
+        self._driver.poweroff()

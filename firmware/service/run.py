@@ -1,0 +1,160 @@
+"""`codenames-table run`: the table on the Raspberry Pi's own hardware.
+
+GPIO through gpiozero's default pin factory (lgpio on current Raspberry Pi OS), the OLED through
+Blinka's I2C, the LED key through the backend the pin map names. Elsewhere it exits 2 and points
+to `codenames-table sim`. A device that fails to start is reported and replaced by its virtual
+twin, so that the game can still be played: a hardware fault never keeps the table down.
+
+Under systemd (`systemd/codenames-table.service`, `Type=notify`) it sends `READY=1` once the
+hardware is open and the saved game resumed, feeds the watchdog from the game loop itself, so
+that a hung loop gets the service restarted, stops feeding it once the clock's or the display's
+thread has died or hangs (`firmware.drivers.liveness`), and sends `STOPPING=1` on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import secrets
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from firmware.cli.main import EXIT_USAGE
+from firmware.drivers.clock import SystemClock
+from firmware.drivers.liveness import Liveness
+from firmware.service.pi_devices import open_pi_devices
+from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder, heartbeat_interval
+from firmware.service.state_dir import StateDirError, check_enterable, check_service_state_dir
+from firmware.table.config import ConfigError, TableConfig, installed_config, load_config
+from firmware.table.display_worker import DisplayWorker
+from firmware.table.game_loop import Table, TableEvent, TimingSettings
+from firmware.table.store import GameStore
+
+log = logging.getLogger("firmware.run")
+
+PI_MODEL_FILE = Path("/proc/device-tree/model")
+
+
+def is_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
+    """True on a Raspberry Pi, as its device tree names it."""
+    try:
+        return "Raspberry Pi" in model_file.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+
+
+def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int:
+    """Run the `run` subcommand; returns the exit code. With `--check-config`, only check the
+    config as `run` would (the state directory's rule included), anywhere, opening no hardware
+    and touching no saved game: exit 0 with a one-line summary, or 2 with the error."""
+    check_only = bool(getattr(args, "check_config", False))
+    # `--virtual [SCRIPT]`: "" without a script, None on the Pi's own hardware.
+    virtual: str | None = getattr(args, "virtual", None)
+    if not check_only and virtual is None and not is_raspberry_pi(model_file):
+        print(
+            "codenames-table run: this is not a Raspberry Pi; "
+            "on a desktop, try `codenames-table sim --headless --script FILE`",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    path = args.config or installed_config()
+    try:
+        config = load_config(path)
+        state_dir = _service_state_dir(args.state_dir, config, path)
+        if not check_only:
+            check_enterable(state_dir)
+    except (ConfigError, StateDirError) as error:
+        print(f"codenames-table run: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if check_only:
+        settings = config.settings
+        print(
+            f"codenames-table run: config OK: {path or 'no config file, every default'}; "
+            f"state_dir {state_dir}, language {args.lang or settings.language}, "
+            f"mode {settings.mode.value}"
+        )
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if virtual is not None:
+        from firmware.service.virtual_service import run_virtual
+
+        return run_virtual(config, state_dir, args.lang, Path(virtual) if virtual else None)
+    _serve(config, state_dir, args.lang)
+    return 0
+
+
+def _service_state_dir(option: Path | None, config: TableConfig, path: Path | None) -> Path:
+    """The state directory the service would use, if it survives a reboot; the error names
+    where it was set."""
+    try:
+        return check_service_state_dir(option or config.state_dir)
+    except StateDirError as error:
+        where = "--state-dir" if option else f"{path or 'default'}: table.state_dir"
+        raise StateDirError(f"{where}: {error}") from None
+
+
+def install_stop_handlers(stop: threading.Event, notifier: SystemdNotifier) -> None:
+    """On SIGTERM (systemd's stop) or SIGINT: tell systemd at once, then end the game loop."""
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        if not stop.is_set():
+            notifier.stopping(f"stopping on {signal.Signals(signum).name}")
+        stop.set()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+
+
+def serve(
+    table: Table,
+    stop: threading.Event,
+    notifier: SystemdNotifier,
+    liveness: Liveness | None = None,
+) -> None:
+    """Run `table`'s game loop on this thread until `stop` is set, as a systemd notify service:
+    `READY=1` first (the table is built, so the hardware is up and the game resumed), then
+    `WATCHDOG=1` from the loop itself, never from a side thread that would outlive a hung loop,
+    and only while every thread that `liveness` watches is alive and not stuck."""
+    beat_s = heartbeat_interval(notifier.watchdog_interval)
+    fault = (lambda: None) if liveness is None else liveness.fault
+    notifier.ready(f"playing; actions in the current game: {len(table.game.applied)}")
+    feeder = WatchdogFeeder(notifier, beat_s, fault=fault)
+    table.run_forever(stop, heartbeat=feeder, heartbeat_s=beat_s)
+
+
+def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
+    stop = threading.Event()
+    notifier = SystemdNotifier.from_environment()
+    install_stop_handlers(stop, notifier)
+    notifier.status("starting: opening the hardware")
+    events: queue.Queue[TableEvent] = queue.Queue()
+    with (
+        notifier,
+        SystemClock() as clock,
+        open_pi_devices(config, clock, events) as devices,
+        DisplayWorker(devices.oled) as display,
+        GameStore(state_dir) as store,
+    ):
+        # The OLED's own timed redraws go to the display's thread, off the clock's thread
+        # that also scans the switches.
+        devices.oled.defer = display.run_soon
+        table = Table(
+            clock=clock,
+            store=store,
+            lights=devices.lights,
+            screen=display,
+            rng=secrets.SystemRandom(),
+            settings=config.settings,
+            beeper=devices.console if devices.console.has_buzzer else None,
+            timing=TimingSettings(sleep_after_s=config.sleep_after_s),
+            language=language,
+            events=events,
+        )
+        log.info("table ready")
+        # The scanner has no thread of its own: it runs on the clock's (see
+        # firmware.drivers.liveness).
+        serve(table, stop, notifier, Liveness([clock.progress, display.progress]))

@@ -1,0 +1,331 @@
+"""`codenames-table selftest`: staff check the table's hardware, guided by the OLED.
+
+Each LED lights red, then green, then blue, one after the other (a wrong order or a swapped
+colour channel shows at once); the OLED shows a test pattern; then the OLED asks for each of the
+30 matrix switches and for the encoder in turn. The report names missing switches (no press in
+time), stuck ones (closed before they were asked for, or held past the stuck limit), ghosting
+(another switch closing with the one asked for: a short or a failed diode) and a reversed
+encoder (A and B swapped). Any fault makes the command exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from gettext import GNUTranslations
+from typing import Protocol
+
+from PIL import Image, ImageDraw
+
+from board_rules.codenames import ALL_COORDS, Coord
+from firmware.cli.main import EXIT_USAGE
+from firmware.drivers.events import (
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    EncoderHeld,
+    EncoderPushed,
+    EncoderTurned,
+    InputEvent,
+    MultiplePads,
+    PadPressed,
+    PadReleased,
+    PadStuck,
+)
+from firmware.drivers.led_layout import CELLS, EDGES
+from firmware.drivers.matrix import Switch
+from firmware.table import messages as m
+from firmware.table.led_pattern import KeyColours, wiring_pattern
+from firmware.table.messages import switch_name
+from firmware.table.oled_render import HEIGHT, WIDTH, render_screen
+from firmware.table.screens import Screen
+
+LED_STEP_S = 0.05
+"""Each LED stays lit this long in each colour of the chase."""
+PATTERN_S = 1.0
+"""The OLED test pattern stays this long."""
+SETTLE_S = 0.5
+"""Quiet time at the start, to catch switches already closed."""
+SWITCHES: tuple[Switch, ...] = (*ALL_COORDS, *ConsoleButton)
+"""Every matrix switch, in the order they are asked for."""
+
+
+class Rig(Protocol):
+    """The hardware under test, and a way to wait for its input events."""
+
+    def show_leds(self, picture: KeyColours) -> None: ...
+
+    def show_oled(self, image: Image.Image) -> None: ...
+
+    def next_event(self, timeout: float) -> InputEvent | None:
+        """The next input event, or None once `timeout` seconds pass without one."""
+
+    def pause(self, seconds: float) -> None:
+        """Let `seconds` pass (LED chase, test pattern)."""
+
+
+@dataclass
+class Report:
+    """What the self-test found."""
+
+    missing: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+    ghosting: list[str] = field(default_factory=list)
+    encoder: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong."""
+        return not (self.missing or self.stuck or self.ghosting or self.encoder)
+
+    def lines(self) -> list[str]:
+        """The report for people."""
+        if self.ok:
+            return ["all 30 switches and the encoder work"]
+        found = []
+        if self.missing:
+            found.append(f"missing (no press seen): {', '.join(self.missing)}")
+        if self.stuck:
+            found.append(f"stuck (closed when not pressed): {', '.join(self.stuck)}")
+        if self.ghosting:
+            found.extend(f"ghosting: {ghost}" for ghost in self.ghosting)
+        found.extend(f"encoder: {problem}" for problem in self.encoder)
+        return found
+
+
+def _closed(event: InputEvent) -> Switch | None:
+    if isinstance(event, PadPressed):
+        return event.coord
+    if isinstance(event, ButtonPressed):
+        return event.button
+    return None
+
+
+def _opened(event: InputEvent) -> Switch | None:
+    if isinstance(event, PadReleased):
+        return event.coord
+    if isinstance(event, ButtonReleased):
+        return event.button
+    return None
+
+
+def test_pattern() -> Image.Image:
+    """A frame, a checkerboard and a cross: dead rows, columns and pixels stand out."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    for y in range(0, HEIGHT, 8):
+        for x in range((y // 8) % 2 * 8, WIDTH, 16):
+            draw.rectangle((x, y, x + 7, y + 7), fill=1)
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    draw.line((0, 0, WIDTH - 1, HEIGHT - 1), fill=1)
+    draw.line((0, HEIGHT - 1, WIDTH - 1, 0), fill=1)
+    return image
+
+
+class SelfTest:
+    """Runs the checks on a rig, asking on its OLED."""
+
+    def __init__(
+        self,
+        rig: Rig,
+        catalog: GNUTranslations,
+        wait_s: float = 10.0,
+        stuck_after_s: float = 10.0,
+    ) -> None:
+        self._rig = rig
+        self._catalog = catalog
+        self._wait_s = wait_s
+        self._stuck_after_s = stuck_after_s
+        """The scanner's stuck limit (`input.stuck_after_s` of the config)."""
+        self._down: set[Switch] = set()
+        """Switches seen closed and not yet opened."""
+        self._given_up: set[Coord] = set()
+        """Pads the scanner reported stuck and now ignores."""
+        self.report = Report()
+
+    def run(self, on_prompt: Callable[[str], None] | None = None) -> Report:
+        """Every check in turn; `on_prompt` hears each request (`C3`, `DONE`, `encoder +1`…)."""
+        self._leds()
+        self._screen()
+        self._settle()
+        for switch in SWITCHES:
+            self._ask(switch, on_prompt)
+        self._encoder(on_prompt)
+        _ = self._catalog.gettext
+        if self.report.ok:
+            self._say(_(m.ALL_WORKING))
+        else:
+            # The details are in English, for whoever fixes the wiring: on the terminal.
+            self._say(_(m.FAULTS_FOUND), _(m.SEE_TERMINAL))
+        return self.report
+
+    def _say(self, *lines: str) -> None:
+        _ = self._catalog.gettext
+        self._rig.show_oled(render_screen(Screen(title=_(m.SELF_TEST), lines=lines)))
+
+    def _leds(self) -> None:
+        self._say(self._catalog.gettext(m.LED_CHECK))
+        lights = CELLS + EDGES
+        for step in range(3 * lights):
+            # Sample mid-step: a time on a step's edge could round to the step before.
+            self._rig.show_leds(wiring_pattern((step + 0.5) * LED_STEP_S, LED_STEP_S))
+            self._rig.pause(LED_STEP_S)
+        self._rig.show_leds(KeyColours.uniform((0, 0, 0)))
+
+    def _screen(self) -> None:
+        self._rig.show_oled(test_pattern())
+        self._rig.pause(PATTERN_S)
+
+    def _settle(self) -> None:
+        # A switch that closes before anything was asked for is stuck (or shorted).
+        for early in self._events_for(SETTLE_S):
+            self._note(early, expected=None)
+        # While a pad is down no other pad counts, until the scanner gives up on it as stuck:
+        # wait for that before asking for anything.
+        while any(isinstance(s, Coord) and s not in self._given_up for s in self._down):
+            later = self._rig.next_event(self._stuck_after_s + 1.0)
+            if later is None:
+                break
+            self._note(later, expected=None)
+
+    def _events_for(self, seconds: float) -> list[InputEvent]:
+        events = []
+        while (event := self._rig.next_event(seconds)) is not None:
+            events.append(event)
+        return events
+
+    def _note(self, event: InputEvent, expected: Switch | None) -> bool:
+        """Record what `event` says; True when it is the press asked for."""
+        if isinstance(event, PadStuck):
+            self._given_up.add(event.coord)
+            self._add(self.report.stuck, switch_name(event.coord))
+            return False
+        if isinstance(event, MultiplePads):
+            others = [switch_name(c) for c in event.coords if c != expected]
+            if expected in event.coords and others:
+                self._add(
+                    self.report.ghosting, f"{switch_name(expected)} also closes {', '.join(others)}"
+                )
+            return False
+        opened = _opened(event)
+        if opened is not None:
+            self._down.discard(opened)
+            return False
+        closed = _closed(event)
+        if closed is None:
+            return False
+        self._down.add(closed)
+        if closed == expected:
+            return True
+        if expected is None:
+            self._add(self.report.stuck, switch_name(closed))
+        else:
+            self._add(
+                self.report.ghosting, f"{switch_name(expected)} also closes {switch_name(closed)}"
+            )
+        return False
+
+    @staticmethod
+    def _add(found: list[str], text: str) -> None:
+        if text not in found:
+            found.append(text)
+
+    def _ask(self, switch: Switch, on_prompt: Callable[[str], None] | None) -> None:
+        name = switch_name(switch)
+        self._say(m.press_line(self._catalog, name))
+        if on_prompt is not None:
+            on_prompt(name)
+        seen = False
+        remaining = self._wait_s
+        while not seen:
+            event = self._rig.next_event(remaining)
+            if event is None:
+                break
+            seen = self._note(event, expected=switch)
+        if not seen:
+            if name not in self.report.stuck:
+                self._add(self.report.missing, name)
+            return
+        # Wait for the release, and see what else closes meanwhile (a ghost).
+        while switch in self._down:
+            event = self._rig.next_event(self._wait_s)
+            if event is None:
+                self._add(self.report.stuck, name)
+                return
+            self._note(event, expected=switch)
+
+    def _encoder(self, on_prompt: Callable[[str], None] | None) -> None:
+        _ = self._catalog.gettext
+        self._say(_(m.TURN_CLOCKWISE))
+        if on_prompt is not None:
+            on_prompt("encoder +1")
+        turned = self._first(EncoderTurned)
+        if turned is None:
+            self.report.encoder.append("no turn seen")
+        elif isinstance(turned, EncoderTurned) and turned.steps < 0:
+            self.report.encoder.append("reversed: swap the A and B wires (or pins)")
+        self._say(_(m.PUSH_ENCODER))
+        if on_prompt is not None:
+            on_prompt("encoder push")
+        if self._first(EncoderPushed, EncoderHeld) is None:
+            self.report.encoder.append("no push seen")
+
+    def _first(self, *kinds: type) -> InputEvent | None:
+        remaining = self._wait_s
+        while (event := self._rig.next_event(remaining)) is not None:
+            if isinstance(event, kinds):
+                # Let the rest of a turn (several detents) drain before the next question.
+                self._events_for(0.3)
+                return event
+            self._note(event, expected=None)
+        return None
+
+
+class QueueRig:
+    """A rig over live devices: events arrive on `events` from the drivers' threads."""
+
+    def __init__(
+        self,
+        events: queue.Queue[InputEvent],
+        show_leds: Callable[[KeyColours], object],
+        show_oled: Callable[[Image.Image], object],
+        sleep: Callable[[float], None],
+    ) -> None:
+        self._events = events
+        self._show_leds = show_leds
+        self._show_oled = show_oled
+        self._sleep = sleep
+
+    def show_leds(self, picture: KeyColours) -> None:
+        self._show_leds(picture)
+
+    def show_oled(self, image: Image.Image) -> None:
+        self._show_oled(image)
+
+    def next_event(self, timeout: float) -> InputEvent | None:
+        try:
+            return self._events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def pause(self, seconds: float) -> None:
+        self._sleep(seconds)
+
+
+def run_selftest(args: argparse.Namespace) -> int:
+    """Run the `selftest` subcommand on the Pi's hardware; returns the exit code."""
+    from firmware.service.run import is_raspberry_pi
+
+    if not is_raspberry_pi():
+        print(
+            "codenames-table selftest: this is not a Raspberry Pi; the self-test checks the "
+            "table's own hardware",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    from firmware.service.selftest_pi import run_on_pi
+
+    return run_on_pi(args)

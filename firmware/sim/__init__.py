@@ -1,0 +1,1 @@
+"""The desktop simulation: a Textual window over the virtual table."""

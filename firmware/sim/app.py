@@ -1,0 +1,423 @@
+"""The desktop simulation: the table's application on virtual hardware, in a Textual window.
+
+Nothing here plays Codenames. A click on a card closes a virtual switch of the matrix that the
+real scanner reads through gpiozero's mock pins; the OLED is drawn from the memory of the virtual
+SSD1306 that the real driver wrote over the virtual I2C bus; the LED key is what the virtual strip
+shows now. The only thing the simulation adds is words on the cards (`firmware.table.words`).
+
+The table runs on a `VirtualClock`. A Textual interval timer moves it on by the real time that
+passed, so holds, blinking and the sand timer run at their real speed; tests build the app with
+`realtime=False` and move the clock themselves with `advance`, so every picture is repeatable.
+Everything happens on Textual's event loop, so the table needs no locks here.
+
+Keyboard presses have no key-up in a terminal: a key is a short press, Shift with the key a long
+one (held past its hold time); with the mouse a switch stays down as long as the button does.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from collections.abc import Mapping
+from functools import partial
+from pathlib import Path
+from typing import ClassVar, Final, NamedTuple, get_args
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Static
+
+from board_rules.codenames import ALL_COORDS, Coord, Game, InvalidCoordError, Key
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.console import DEFAULT_HOLDS
+from firmware.drivers.events import ConsoleButton, InputEvent
+from firmware.drivers.led_layout import Light, Side
+from firmware.sim.widgets import (
+    BUTTON_LABELS,
+    LIGHTS,
+    CardGrid,
+    CardLook,
+    CardView,
+    ConsoleKey,
+    EncoderPush,
+    Knob,
+    KnobTurned,
+    LedKeyView,
+    OledView,
+    Switch,
+    SwitchDown,
+    SwitchUp,
+    screen_colour,
+)
+from firmware.table.config import TableConfig
+from firmware.table.words import WordListError, WordSource, deal, game_seed
+from firmware.tui.style import StyledApp, style_sheets
+from firmware.virtual.table import PRESS_S, VirtualTable
+
+TICK_S: Final = 0.04
+"""How often the virtual clock catches up with real time: well under a blink or a hold."""
+MAX_STEP_S: Final = 0.5
+"""The most real time one tick hands on: after the window was stopped (a laptop's sleep, a
+debugger), the table goes on from where it was rather than replaying the gap in one burst."""
+HOLD_MARGIN_S: Final = 0.3
+"""A long press lasts this much beyond its hold time, as a finger that makes sure."""
+PUSH_HOLD_S: Final = 1.0
+"""The encoder push's hold time (`Console`'s `push_hold_s` default, which opens the menu)."""
+RECENT_EVENTS: Final = 8
+"""Input events kept for the events line."""
+
+_INPUT_EVENTS = get_args(InputEvent)
+_BUTTON_KEYS = {
+    ConsoleButton.DONE: "s",
+    ConsoleButton.PENALTY: "p",
+    ConsoleButton.UNDO: "u",
+    ConsoleButton.NEW: "n",
+    ConsoleButton.TIMER: "t",
+}
+"""The key of each console button; with Shift it is held. DONE is `s`, for stop: the letters
+a–e are the columns of the card coordinates."""
+
+
+_ENCODER = Binding.Group("encoder")
+
+
+def _console_bindings() -> list[BindingType]:
+    bindings: list[BindingType] = [
+        Binding("enter", "enter_card", "card", key_display="c3 ⏎"),
+        *(Binding(key, f"card_key('{key}')", show=False) for key in "abcde12345"),
+        Binding("backspace", "card_key('back')", show=False),
+        Binding("escape", "card_key('clear')", show=False),
+        Binding("minus", "turn(-1)", "encoder −", key_display="-", group=_ENCODER),
+        Binding("plus,equals_sign", "turn(1)", "encoder +", key_display="+", group=_ENCODER),
+        Binding("space", "push(False)", "push"),
+        Binding("m", "push(True)", "menu"),
+    ]
+    for button, key in _BUTTON_KEYS.items():
+        group = Binding.Group(BUTTON_LABELS[button])
+        name = button.value
+        label = BUTTON_LABELS[button]
+        bindings.append(Binding(key, f"button('{name}', False)", label, group=group))
+        bindings.append(
+            Binding(
+                f"{key.upper()},shift+{key}",
+                f"button('{name}', True)",
+                f"hold {label}",
+                group=group,
+            )
+        )
+    bindings.append(Binding("k", "spymaster", "spymaster"))
+    bindings.append(Binding("q", "quit", "quit"))
+    return bindings
+
+
+class _Press(NamedTuple):
+    """A switch held down: since when (virtual seconds) and which press it is."""
+
+    at: float
+    number: int
+
+
+class SimApp(StyledApp):
+    """The table on virtual hardware, in a terminal; `close` (or leaving the app) stops it."""
+
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "Codenames table"
+    SUB_TITLE = "simulation"
+    CSS_PATH = style_sheets("sim.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = _console_bindings()
+
+    def __init__(
+        self,
+        config: TableConfig,
+        state_dir: Path,
+        *,
+        words: WordSource | None = None,
+        seed: int | None = None,
+        language: str | None = None,
+        first_key: Key | None = None,
+        realtime: bool = True,
+        wall_clock_start: float | None = None,
+    ) -> None:
+        super().__init__()
+        self.words = words or WordSource()
+        self.realtime = realtime
+        self.clock = VirtualClock()
+        """The table's clock: only `advance` moves it."""
+        self.vt = VirtualTable(
+            config,
+            state_dir,
+            rng=random.Random(seed),
+            clock=self.clock,
+            first_key=first_key,
+            language=language,
+            wall_clock_start=time.time() if wall_clock_start is None else wall_clock_start,
+        )
+        self.vt.chip.on_change = self._oled_changed
+        self.spymaster_view = False
+        """The key shown on the cards, as the spymasters see it (always, once a game is over)."""
+        self.card_entry = ""
+        """The coordinate typed so far."""
+        self.recent: deque[str] = deque(maxlen=RECENT_EVENTS)
+        """The latest input events the table received, newest first."""
+        self.deal: Mapping[Coord, str] = {}
+        """The words on the cards."""
+        self._dealt: tuple[Game, str] | None = None
+        self._held: dict[Switch, _Press] = {}
+        """Switches down now."""
+        self._presses = 0
+        self._mouse_held: set[Switch] = set()
+        """Switches the mouse holds down (a key's press ends by itself)."""
+        self._oled_dirty = True
+        self._shown_strip: tuple[tuple[int, ...], ...] | None = None
+        self._real_last = time.monotonic()
+        self._closed = False
+        self._mounted = False
+        try:
+            self._deal_words()
+        except WordListError:
+            self.close()
+            raise
+
+    # Layout
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            with Vertical(id="cards-panel", classes="panel") as cards:
+                cards.border_title = "Cards"
+                yield CardGrid()
+            with Vertical(id="led-panel", classes="panel") as leds:
+                leds.border_title = "LED key"
+                yield LedKeyView()
+        with Horizontal(id="bottom"):
+            with Vertical(id="oled-panel", classes="panel") as oled:
+                oled.border_title = "OLED"
+                yield OledView()
+            with Vertical(id="console-panel", classes="panel") as console:
+                console.border_title = "Console"
+                with Horizontal():
+                    yield Knob(-1, "−", id="knob-down")
+                    yield ConsoleKey(EncoderPush.PUSH, "PUSH")
+                    yield Knob(+1, "+", id="knob-up")
+                with Horizontal():
+                    for button in (ConsoleButton.DONE, ConsoleButton.PENALTY, ConsoleButton.UNDO):
+                        yield ConsoleKey(button, BUTTON_LABELS[button])
+                with Horizontal():
+                    for button in (ConsoleButton.NEW, ConsoleButton.TIMER):
+                        yield ConsoleKey(button, BUTTON_LABELS[button])
+                yield Static("Shift+key, or mouse held: long press", classes="line")
+                yield Static("", id="entry", classes="line")
+                yield Static("", id="events", classes="line")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._cards = {coord: self.query_one(f"#card-{coord}", CardView) for coord in ALL_COORDS}
+        self._leds = self.query_one(LedKeyView)
+        self._oled = self.query_one(OledView)
+        self._cards_panel = self.query_one("#cards-panel")
+        self._entry_line = self.query_one("#entry", Static)
+        self._events_line = self.query_one("#events", Static)
+        self._real_last = time.monotonic()
+        self._mounted = True
+        if self.realtime:
+            self.set_interval(TICK_S, self._tick)
+        self._redraw()
+
+    def on_unmount(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the virtual table; idempotent. The saved game stays in the state directory."""
+        if not self._closed:
+            self._closed = True
+            self.vt.close()
+
+    # Time
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        elapsed = min(now - self._real_last, MAX_STEP_S)
+        self._real_last = now
+        self.advance(elapsed)
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` of virtual time pass, handing every event to the table at its time
+        (and noting each input for the events line), then redraw."""
+        if self._closed:
+            return
+        self.vt.wait(seconds, observe=self._note_event)
+        if self._mounted:
+            self._redraw()
+
+    def _note_event(self, event: object) -> None:
+        if isinstance(event, _INPUT_EVENTS):
+            self.recent.appendleft(str(event))
+
+    # Switches
+
+    def press(self, switch: Switch) -> bool:
+        """Close `switch`; False when it is already down."""
+        if switch in self._held or self._closed:
+            return False
+        self._presses += 1
+        self._held[switch] = _Press(self.clock.monotonic(), self._presses)
+        self._move(switch, closed=True)
+        return True
+
+    def release(self, switch: Switch) -> None:
+        """Open `switch`, but not before it was down for a short press: a click of the mouse
+        takes no time at all, and the scanner would rightly take it for a bounce."""
+        press = self._held.get(switch)
+        if press is None:
+            return
+        left = press.at + PRESS_S - self.clock.monotonic()
+        if left > 0:
+            self.clock.call_later(left, partial(self._open, switch, press.number))
+        else:
+            self._open(switch, press.number)
+
+    def tap(self, switch: Switch, hold_s: float = PRESS_S) -> None:
+        """Press `switch` and let go `hold_s` seconds later (on the virtual clock)."""
+        if self.press(switch):
+            self.clock.call_later(hold_s, partial(self._open, switch, self._presses))
+
+    def _open(self, switch: Switch, number: int) -> None:
+        # A release meant for an earlier press of the same switch leaves a newer one alone.
+        press = self._held.get(switch)
+        if press is not None and press.number == number and not self._closed:
+            del self._held[switch]
+            self._move(switch, closed=False)
+
+    def _move(self, switch: Switch, *, closed: bool) -> None:
+        circuit, encoder = self.vt.circuit, self.vt.encoder
+        if isinstance(switch, Coord):
+            (circuit.press_pad if closed else circuit.release_pad)(switch)
+        elif isinstance(switch, ConsoleButton):
+            (circuit.press_button if closed else circuit.release_button)(switch)
+        else:
+            (encoder.press if closed else encoder.release)()
+
+    def on_switch_down(self, message: SwitchDown) -> None:
+        if self.press(message.switch):
+            self._mouse_held.add(message.switch)
+        self.advance(0)
+
+    def on_switch_up(self, message: SwitchUp) -> None:
+        # Only the mouse's own press: letting go must not cut short a key's long press.
+        if message.switch in self._mouse_held:
+            self._mouse_held.discard(message.switch)
+            self.release(message.switch)
+        self.advance(0)
+
+    def on_knob_turned(self, message: KnobTurned) -> None:
+        self.action_turn(message.steps)
+
+    # Actions of the key bindings
+
+    def action_turn(self, steps: int) -> None:
+        """Turn the encoder by `steps` detents."""
+        if not self._closed:
+            self.vt.encoder.turn(steps)
+            self.advance(0)
+
+    def action_push(self, long: bool) -> None:
+        """Push the encoder; a long push opens or closes the menu."""
+        self.tap(EncoderPush.PUSH, PUSH_HOLD_S + HOLD_MARGIN_S if long else PRESS_S)
+
+    def action_button(self, name: str, long: bool) -> None:
+        """Press a console button, or hold it past its hold time."""
+        button = ConsoleButton(name)
+        hold_s = DEFAULT_HOLDS.get(button, 1.0) + HOLD_MARGIN_S if long else PRESS_S
+        self.tap(button, hold_s)
+
+    def action_card_key(self, key: str) -> None:
+        """Type the coordinate of a card: a column letter, then a row number."""
+        if key == "back":
+            self.card_entry = self.card_entry[:-1]
+        elif key == "clear":
+            self.card_entry = ""
+        elif key.isalpha():
+            self.card_entry = key.upper()
+        elif self.card_entry[:1].isalpha():
+            self.card_entry = self.card_entry[:1] + key
+        self._redraw_entry()
+
+    def action_enter_card(self) -> None:
+        """Press the card typed."""
+        try:
+            coord = Coord.parse(self.card_entry)
+        except InvalidCoordError:
+            self.bell()
+            return
+        self.card_entry = ""
+        self.tap(coord)
+        self._redraw_entry()
+
+    def action_spymaster(self) -> None:
+        """Show or hide the key on the cards."""
+        self.spymaster_view = not self.spymaster_view
+        self._redraw()
+
+    # Drawing
+
+    def _oled_changed(self) -> None:
+        self._oled_dirty = True
+
+    def _deal_words(self) -> None:
+        game, language = self.vt.table.game, self.vt.table.settings.language
+        if self._dealt is not None and self._dealt == (game, language):
+            return
+        self._dealt = (game, language)
+        ids = self.vt.store.game_ids()
+        try:
+            words = self.words.words(language)
+        except WordListError:
+            if not self.deal:
+                raise
+            # Keep the old words rather than stop a game over a list that cannot be read.
+            self.notify(f"no word list for {language!r}", severity="error")
+            return
+        self.deal = deal(words, game_seed(ids[-1] if ids else None, game.key))
+
+    def _redraw(self) -> None:
+        self._deal_words()
+        state = self.vt.table.state
+        show_key = self.spymaster_view or state.is_over
+        for coord in ALL_COORDS:
+            identity = state.key[coord]
+            covered = identity if coord in state.covered else None
+            look = CardLook(self.deal[coord], covered, identity if show_key else None)
+            self._cards[coord].show(look)
+        subtitle = "spymaster view" if self.spymaster_view else ""
+        if self._cards_panel.border_subtitle != subtitle:
+            self._cards_panel.border_subtitle = subtitle
+        self._redraw_leds()
+        if self._oled_dirty:
+            self._oled_dirty = False
+            self._oled.show(self.vt.chip.visible_image(), self.vt.chip.contrast)
+        self._redraw_entry()
+        self._update_line(self._events_line, f"Input: {' · '.join(self.recent) or 'none yet'}")
+
+    def _redraw_leds(self) -> None:
+        shown = tuple(tuple(rgb) for rgb in self.vt.pixel_strip.shown_rgb())
+        if shown == self._shown_strip or not shown:
+            return
+        self._shown_strip = shown
+        layout, gamma = self.vt.lights.layout, self.vt.lights.style.gamma
+
+        def index(light: Light) -> int:
+            return layout.edge_index(light) if isinstance(light, Side) else layout.index(light)
+
+        self._leds.show({light: screen_colour(shown[index(light)], gamma) for light in LIGHTS})
+
+    def _redraw_entry(self) -> None:
+        if not self._mounted:
+            return
+        text = f"Card: {self.card_entry}▏ ⏎ presses it" if self.card_entry else "Card: type c3 ⏎"
+        self._update_line(self._entry_line, text)
+
+    def _update_line(self, line: Static, text: str) -> None:
+        # Only a change: an update repaints the line, and this runs on every tick.
+        if line.content != text:
+            line.update(text)

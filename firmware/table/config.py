@@ -1,0 +1,249 @@
+"""The table's configuration file (TOML): pins, LED key, OLED, inputs, defaults of the menu.
+
+`/etc/codenames-table/config.toml` on the Pi, or `--config PATH`. Every key is optional and has
+the default that `config.example.toml` documents. An unknown key, a wrong type, a value out of its
+range or a pin clash raises `ConfigError` naming the key (and the range), and the command exits 2:
+the table never starts half-configured. Every number is bounded here, where it is read, so that
+no value (`inf`, `1e300`, `1e-9`) reaches a timer or a loop that it would break or hang. The file
+is read as `firmware.text_input` reads every text: at most 1 MiB, UTF-8 with or without a
+byte-order mark.
+"""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from board_rules.codenames import Mode
+from board_rules.text import clip
+from firmware.drivers.led_layout import LedConfigError, LedLayout
+from firmware.drivers.oled import OledConfig
+from firmware.drivers.pinout import (
+    PinMap,
+    PinMapError,
+    default_pin_table,
+    load_pin_map,
+    parse_pin_map,
+)
+from firmware.table.i18n import LANGUAGES
+from firmware.table.led_pattern import LedStyle
+from firmware.table.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
+from firmware.text_input import TextInputError, read_text
+
+DEFAULT_PATH: Final = Path("/etc/codenames-table/config.toml")
+DEFAULT_STATE_DIR: Final = Path("/var/lib/codenames-table")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message is one line naming the file and the key."""
+
+
+def _error(source: str, detail: str) -> ConfigError:
+    # The source is a path given by the user and shown whole; the rest may quote the file.
+    return ConfigError(f"{source}: {clip(detail)}")
+
+
+@dataclass(frozen=True)
+class InputConfig:
+    """How the switches are read."""
+
+    debounce_ms: float = 30.0
+    stuck_after_s: float = 10.0
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything the config file sets."""
+
+    pins: PinMap = field(default_factory=load_pin_map)
+    led_layout: LedLayout = field(default_factory=LedLayout)
+    led_style: LedStyle = field(default_factory=LedStyle)
+    oled: OledConfig = field(default_factory=OledConfig)
+    inputs: InputConfig = field(default_factory=InputConfig)
+    settings: TableSettings = field(default_factory=TableSettings)
+    """Defaults of the menu's settings; values saved from the menu win over them."""
+    sleep_after_s: float = 600.0
+    state_dir: Path = DEFAULT_STATE_DIR
+
+
+def installed_config() -> Path | None:
+    """The Pi's config file if there is one; without it, every default applies."""
+    return DEFAULT_PATH if DEFAULT_PATH.exists() else None
+
+
+def load_config(path: Path | None) -> TableConfig:
+    """Read `path` (None: no file, every default)."""
+    if path is None:
+        return TableConfig()
+    try:
+        text = read_text(path)
+    except TextInputError as error:
+        where = str(path) if error.line is None else f"{path}:{error.line}"
+        raise _error(where, error.message) from error
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise _error(str(path), "not valid TOML: nested too deeply") from None
+    except tomllib.TOMLDecodeError as error:
+        raise _error(str(path), f"not valid TOML: {error}") from error
+    except ValueError as error:  # Python's limit on converting decimal digits to an integer
+        limit = sys.get_int_max_str_digits()
+        raise _error(str(path), f"not valid TOML: a number of more than {limit} digits") from error
+    return parse_config(data, str(path))
+
+
+_Check = Callable[[Any], bool]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _within(low: float, high: float) -> _Check:
+    # Written as one chained comparison, so that nan (never in range) is refused too.
+    return lambda value: _number(value) and low <= value <= high
+
+
+MAX_PATH = 4096
+"""Longest state_dir, in characters (Linux's PATH_MAX)."""
+
+SLEEP_AFTER_S = (10, 86_400)
+SHIFT_EVERY_S = (10, 86_400)
+DEBOUNCE_MS = (0, 500)
+STUCK_AFTER_S = (0.5, 3_600)
+
+
+_TABLE_KEYS: dict[str, tuple[_Check, str]] = {
+    "language": (lambda v: v in LANGUAGES, f"one of {', '.join(LANGUAGES)}"),
+    "mode": (lambda v: v in ("standard", "coop"), "standard or coop"),
+    "brightness": (
+        lambda v: type(v) is int and v in BRIGHTNESS_LEVELS,
+        "a whole number from 1 to 5",
+    ),
+    "timer_s": (
+        lambda v: type(v) is int and v in TIMER_CHOICES,
+        f"one of {', '.join(map(str, TIMER_CHOICES))} (0 is off)",
+    ),
+    "strict": (lambda v: isinstance(v, bool), "true or false"),
+    "sleep_after_s": (_within(*SLEEP_AFTER_S), "seconds from {} to {}".format(*SLEEP_AFTER_S)),
+    "state_dir": (
+        # NUL cannot be in a path, and a control character in one is always a typo.
+        lambda v: isinstance(v, str) and 0 < len(v) <= MAX_PATH and v.isprintable(),
+        f"a directory path of 1 to {MAX_PATH} printable characters",
+    ),
+}
+_INPUT_KEYS: dict[str, tuple[_Check, str]] = {
+    "debounce_ms": (_within(*DEBOUNCE_MS), "milliseconds from {} to {}".format(*DEBOUNCE_MS)),
+    "stuck_after_s": (_within(*STUCK_AFTER_S), "seconds from {} to {}".format(*STUCK_AFTER_S)),
+}
+_OLED_KEYS: dict[str, tuple[_Check, str]] = {
+    "contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
+    "dim_contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
+    "shift_every_s": (
+        lambda v: (_number(v) and v == 0) or _within(*SHIFT_EVERY_S)(v),
+        "0 (off) or seconds from {} to {}".format(*SHIFT_EVERY_S),
+    ),
+    "rotate_180": (lambda v: isinstance(v, bool), "true or false"),
+}
+_SECTIONS = ("table", "input", "pins", "led", "oled")
+
+
+def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
+    """Check a config table as `tomllib` reads it and build the `TableConfig`."""
+    for name in data:
+        if name not in _SECTIONS:
+            raise _error(source, f"{name}: unknown section (known: {', '.join(_SECTIONS)})")
+    config = TableConfig()
+    table = _checked(data, "table", _TABLE_KEYS, source)
+    settings = config.settings
+    for name in ("language", "brightness", "timer_s", "strict"):
+        if name in table:
+            settings = replace(settings, **{name: table[name]})
+    if "mode" in table:
+        settings = replace(settings, mode=Mode(table["mode"]))
+    inputs = _checked(data, "input", _INPUT_KEYS, source)
+    oled = _checked(data, "oled", _OLED_KEYS, source)
+    if "pins" in data:
+        try:
+            pins = parse_pin_map(_over_default_pins(data["pins"]), source, key_prefix="pins.")
+        except PinMapError as error:
+            detail = ": ".join(part for part in (error.key, error.problem) if part)
+            raise _error(source, detail) from error
+        config = replace(config, pins=pins)
+    layout, style = _led(data.get("led", {}), source)
+    shift = oled.pop("shift_every_s", OledConfig.shift_every)
+    return replace(
+        config,
+        settings=settings,
+        led_layout=layout,
+        led_style=style,
+        inputs=InputConfig(**inputs),
+        oled=replace(
+            config.oled, **oled, shift_every=shift or None, address=config.pins.oled_address
+        ),
+        sleep_after_s=float(table.get("sleep_after_s", config.sleep_after_s)),
+        state_dir=Path(table.get("state_dir", config.state_dir)),
+    )
+
+
+def _over_default_pins(tables: Any) -> Any:
+    """The default pin map with the config's `[pins.*]` tables laid over it, key by key: a
+    table that differs in one pin (or a Pi 5's `[pins.led] backend`) says only that."""
+    if not isinstance(tables, Mapping):
+        return tables  # parse_pin_map names the problem
+    merged: dict[str, Any] = default_pin_table()
+    for section, table in tables.items():
+        base = merged.get(section)
+        if isinstance(base, dict) and isinstance(table, Mapping):
+            merged[section] = {**base, **table}
+        else:
+            merged[section] = table
+    return merged
+
+
+def _checked(
+    data: Mapping[str, Any], section: str, keys: Mapping[str, tuple[_Check, str]], source: str
+) -> dict[str, Any]:
+    table = data.get(section, {})
+    if not isinstance(table, Mapping):
+        raise _error(source, f"{section}: expected a table")
+    for name, value in table.items():
+        if name not in keys:
+            known = ", ".join(keys)
+            raise _error(source, f"{section}.{name}: unknown key (known: {known})")
+        check, expected = keys[name]
+        if not check(value):
+            raise _error(source, f"{section}.{name}: expected {expected}, got {_shown(value)}")
+    return dict(table)
+
+
+def _shown(value: Any) -> str:
+    """`value` as a message quotes it (`clip` then cuts it to fit one line)."""
+    try:
+        return repr(value)
+    except (RecursionError, ValueError):  # nested too deep, an integer too long to print
+        return "a value too large to show"
+
+
+def _led(data: Any, source: str) -> tuple[LedLayout, LedStyle]:
+    if not isinstance(data, Mapping):
+        raise _error(source, "led: expected a table")
+    for name in data:
+        if name not in ("layout", "style"):
+            raise _error(source, f"led.{name}: unknown key (known: layout, style)")
+    if isinstance(data.get("style"), Mapping) and "brightness" in data["style"]:
+        raise _error(source, "led.style.brightness: set [table] brightness (1-5) instead")
+    parts: dict[str, Any] = {}
+    for part, reader in (("layout", LedLayout.from_mapping), ("style", LedStyle.from_mapping)):
+        table = data.get(part, {})
+        if not isinstance(table, Mapping):
+            raise _error(source, f"led.{part}: expected a table")
+        try:
+            parts[part] = reader(table)
+        except LedConfigError as error:
+            raise _error(source, f"led.{part}.{error}") from error
+    return parts["layout"], parts["style"]

@@ -1,0 +1,653 @@
+"""The table application: one thread owns the game and turns input events into play.
+
+Driver callbacks and clock timers only `post` events; `run_pending` (headless, tests) or
+`run_forever` (the Pi) hands them one at a time to `handle`, on the game thread. Each accepted
+action is saved first, then shown on the LED key, then on the OLED (whose worker draws the
+latest screen without holding up the loop). When the disk refuses (full, locked, read-only…) play
+goes on: the OLED says why it is not saving, writing is retried on a back-off, and what was
+missed is written in order once the disk takes it.
+
+What the controls do depends on the phase (see README): card pads guess or cover, the encoder
+chooses and announces the clue number, DONE stops guessing, held PENALTY calls an invalid clue,
+held UNDO takes back the last action, held NEW starts a new game, TIMER runs the sand timer, a
+long encoder push opens the menu. After a while without input the table dims; the input that
+wakes it counts for nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from gettext import GNUTranslations
+from typing import Protocol
+
+from board_rules.codenames import (
+    UNLIMITED,
+    Action,
+    ClueNumber,
+    Cover,
+    Done,
+    Game,
+    GameState,
+    GiveClue,
+    IllegalActionError,
+    Key,
+    Penalty,
+    Phase,
+    Reason,
+    Timeout,
+    Touch,
+    Undo,
+    generate_key,
+)
+from firmware.drivers.clock import Clock
+from firmware.drivers.events import (
+    ButtonHeld,
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    EncoderHeld,
+    EncoderPushed,
+    EncoderTurned,
+    InputEvent,
+    MultiplePads,
+    PadPressed,
+    PadStuck,
+)
+from firmware.table import messages as m
+from firmware.table.i18n import translations
+from firmware.table.led_pattern import KeyColours, LedStyle, key_pattern, next_blink_edge
+from firmware.table.menu import Menu, MenuChoice
+from firmware.table.sand_timer import SandTimer
+from firmware.table.screens import Screen, TableView, compose
+from firmware.table.settings import TableSettings
+from firmware.table.store import GameStore, StoreError, TimedAction
+from firmware.table.store_faults import SaveFault
+
+log = logging.getLogger(__name__)
+
+SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
+"""The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
+FIRST_SELECTOR = 1
+BRIGHTNESS_STEPS = {1: 110, 2: 140, 3: 175, 4: 215, 5: 255}
+"""LED brightness (1–255) for each menu level: level 1 is near the dimmest at which a spymaster
+can still tell every cell state apart (`make key-contrast`: ΔE00 ≥ 12 for every pair, also as
+colour-blind eyes see it; 14 at level 1). At brightness 110 the brightest channel sends 40 of
+255, a sixth of the light of level 5. Below about 95 there is too little light for every pair:
+at 90 a deuteranope's red agents come within ΔE00 11.6 of the bystanders, at 80 a protanope's
+come within 10 of the covered cells, whose lit channels are already at the wire's lowest step. The
+steps are in the pattern's perceptual scale, so they look about even to the eye."""
+SLEEP_DIM = 0.15
+"""Share of its level the LED key keeps while the table sleeps. A deliberate exception to the
+key's contrast goal: nobody has touched the table for minutes, the dim key only says a game is
+laid out, and the input that wakes it does nothing else, so the key is legible again before
+anyone can act on it."""
+RETRY_FIRST_S = 1.0
+RETRY_LONGEST_S = 30.0
+"""Writing is tried again this long after a failure, doubling up to the longest."""
+
+
+class KeyLights(Protocol):
+    """The LED key as the table uses it (`firmware.drivers.led_strip.LedKey`)."""
+
+    style: LedStyle
+
+    def render(self, state: GameState, t: float) -> bool: ...
+
+    def show(self, picture: KeyColours) -> bool: ...
+
+
+class ScreenOutput(Protocol):
+    """The OLED as the table uses it: takes the latest screen (`firmware.table.display_worker`)."""
+
+    def show(self, screen: Screen) -> None: ...
+
+    def set_dimmed(self, dimmed: bool) -> None: ...
+
+
+class Beeper(Protocol):
+    """The optional buzzer."""
+
+    def beep(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    """How long things last on the table, in seconds."""
+
+    notice_s: float = 2.5
+    """A result or warning stays on the OLED this long."""
+    sleep_after_s: float = 600.0
+    """Without input for this long the table dims."""
+    timer_redraw_s: float = 1.0
+    """The timer bar is redrawn this often while it runs."""
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An action the rules turned down, for logs and scripted runs."""
+
+    action: Action
+    reason: Reason
+
+
+class _Tick:
+    """Posted by a clock timer: something is due (a notice ends, the timer runs out…)."""
+
+    def __str__(self) -> str:
+        return "tick"
+
+
+TableEvent = InputEvent | _Tick
+
+
+@dataclass
+class _Recorded:
+    """A game and its accepted actions, with its id in the store once its row is written."""
+
+    game: Game
+    log: list[TimedAction]
+    started_at: float
+    """Wall-clock time the game began, for a row written late."""
+    game_id: int | None = None
+
+
+class Table:
+    """The game, its settings and the feedback of one table."""
+
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        store: GameStore,
+        lights: KeyLights,
+        screen: ScreenOutput,
+        rng: random.Random,
+        settings: TableSettings,
+        beeper: Beeper | None = None,
+        timing: TimingSettings | None = None,
+        wall_clock: Callable[[], float] = time.time,
+        first_key: Key | None = None,
+        language: str | None = None,
+        events: queue.Queue[TableEvent] | None = None,
+    ) -> None:
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._store = store
+        self._lights = lights
+        self._screen = screen
+        self._rng = rng
+        self._beeper = beeper
+        self._timing = timing or TimingSettings()
+        self.events: queue.Queue[TableEvent] = queue.Queue() if events is None else events
+        """Where drivers put input events (the console is handed this queue)."""
+        self.settings = settings.with_saved(store.load_settings())
+        if language is not None:
+            # Chosen for this run on the command line: it wins over the saved menu setting.
+            self.settings = replace(self.settings, language=language)
+        self._apply_brightness()
+        self.rejections: list[Rejection] = []
+        """Actions turned down since the table started; a scripted run reads them."""
+        self._selector: ClueNumber = FIRST_SELECTOR
+        self._notice: tuple[str, ...] = ()
+        self._notice_until = 0.0
+        self._timer: SandTimer | None = None
+        self._timer_due = 0.0
+        """When the sand timer's pending tick comes (redraw of its bar, or its end)."""
+        self._holds_seen: set[ConsoleButton] = set()
+        """Buttons whose latest press was held: its release ends a hold, not a short press."""
+        self._menu: Menu | None = None
+        self._pad_test: str | None = None
+        self._asleep = False
+        self._waking_button: ConsoleButton | None = None
+        self._last_input = clock.monotonic()
+        self._fault: SaveFault | None = store.fault
+        """Why accepted actions are not being written, while they are not."""
+        self._backlog: list[_Recorded] = []
+        """Games left (NEW) while the disk failed, to write before the game in play."""
+        self._unsaved_settings: dict[str, object] = {}
+        self._retry_s = RETRY_FIRST_S
+        self._retry_due: float | None = None
+        self._led_due: float | None = None
+        """When the LED key's blinking next changes the picture."""
+        self._first_key = first_key
+        self._current = self._resume()
+        if self._fault is not None:
+            self._retry_later()
+        self._sleep_check = 0.0
+        self._schedule_sleep_check(self._last_input + self._timing.sleep_after_s)
+        self._refresh(led=True)
+
+    # Start and new games
+
+    def _resume(self) -> _Recorded:
+        # A damaged database must not keep the table from starting: a new game begins instead.
+        try:
+            saved = self._store.latest_game()
+            if saved is not None:
+                started = saved.actions[0].at if saved.actions else self._wall_clock()
+                return _Recorded(saved.replay(), list(saved.actions), started, saved.game_id)
+        except (StoreError, IllegalActionError) as error:
+            log.error("the last game cannot be resumed, starting anew: %s", error)
+        return self._new_game()
+
+    def _new_game(self) -> _Recorded:
+        # A scripted run may fix the first key; every later game draws its own.
+        key, self._first_key = self._first_key or generate_key(self._rng), None
+        current = _Recorded(Game(key, self.settings.mode), [], self._wall_clock())
+        if self._fault is None:
+            # Written at once so that a restart resumes it; behind a failing disk, the game
+            # waits its turn after the games left unsaved.
+            self._save(current)
+        return current
+
+    # The loop
+
+    def post(self, event: TableEvent) -> None:
+        """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
+        self.events.put(event)
+
+    def run_pending(self, observe: Callable[[TableEvent], None] | None = None) -> int:
+        """Handle every queued event on this thread, showing each to `observe` first (the
+        simulation's line of recent inputs); returns how many there were."""
+        handled = 0
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return handled
+            if observe is not None:
+                observe(event)
+            self.handle(event)
+            handled += 1
+
+    def run_forever(
+        self, stop: threading.Event, heartbeat: Callable[[], None], heartbeat_s: float = 1.0
+    ) -> None:
+        """The game thread on the Pi: handle events until `stop` is set, calling `heartbeat`
+        at least every `heartbeat_s` from this very loop (the service watchdog)."""
+        while not stop.is_set():
+            heartbeat()
+            try:
+                event = self.events.get(timeout=heartbeat_s)
+            except queue.Empty:
+                continue
+            self.handle(event)
+
+    @property
+    def game(self) -> Game:
+        """The game in play."""
+        return self._current.game
+
+    @property
+    def state(self) -> GameState:
+        """The state of the game in play."""
+        return self._current.game.state
+
+    @property
+    def saving(self) -> bool:
+        """False while actions cannot be written to disk."""
+        return self._fault is None
+
+    @property
+    def not_saving(self) -> SaveFault | None:
+        """Why actions are not being written, while they are not."""
+        return self._fault
+
+    @property
+    def asleep(self) -> bool:
+        """True while the table is dimmed for want of input."""
+        return self._asleep
+
+    def handle(self, event: TableEvent) -> None:
+        """React to one event, on the game thread."""
+        now = self._clock.monotonic()
+        if isinstance(event, _Tick):
+            self._on_tick(now)
+            return
+        self._last_input = now
+        if self._asleep or self._is_rest_of_waking_press(event):
+            self._wake(event)
+            return
+        if isinstance(event, ButtonPressed):
+            self._holds_seen.discard(event.button)
+        elif isinstance(event, ButtonHeld):
+            self._holds_seen.add(event.button)
+        led = False
+        if self._pad_test is not None:
+            self._on_pad_test(event)
+        elif self._menu is not None:
+            led = self._on_menu(event)
+        else:
+            led = self._on_play(event, now)
+        self._refresh(led=led)
+
+    # Play
+
+    def _on_play(self, event: InputEvent, now: float) -> bool:
+        phase = self.state.phase
+        if isinstance(event, PadPressed):
+            covering = phase in (Phase.PENALTY_COVER, Phase.ENEMY_COVER)
+            return self._play(Cover(event.coord) if covering else Touch(event.coord), now)
+        if isinstance(event, MultiplePads):
+            self._show_notice(now, m.TWO_CARDS, m.PRESS_ONE)
+        elif isinstance(event, PadStuck):
+            self._show_notice(now, m.stuck_line(self._catalog, str(event.coord)))
+        elif isinstance(event, EncoderTurned):
+            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
+                self._turn_selector(event.steps)
+                # The spymaster is dialling: show the selector now, not after the notice.
+                self._notice = ()
+        elif isinstance(event, EncoderPushed):
+            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
+                return self._play(GiveClue(self._selector), now)
+        elif isinstance(event, EncoderHeld):
+            self._menu = Menu()
+        elif isinstance(event, ButtonPressed) and event.button is ConsoleButton.DONE:
+            return self._play(Done(), now)
+        elif isinstance(event, ButtonHeld):
+            return self._on_button_held(event.button, now)
+        elif isinstance(event, ButtonReleased) and event.button not in self._holds_seen:
+            self._on_short_press(event.button, now)
+        return False
+
+    def _on_short_press(self, button: ConsoleButton, now: float) -> None:
+        if button is ConsoleButton.TIMER:
+            self._start_timer(now)
+        elif button is not ConsoleButton.DONE:
+            # PENALTY, UNDO and NEW act only when held: a tap says so rather than nothing.
+            self._show_notice(now, m.hold_line(self._catalog, m.switch_name(button)))
+
+    def _on_button_held(self, button: ConsoleButton, now: float) -> bool:
+        if button is ConsoleButton.PENALTY:
+            return self._play(Penalty(), now)
+        if button is ConsoleButton.UNDO:
+            return self._play(Undo(), now)
+        if button is ConsoleButton.NEW:
+            if self._fault is not None:
+                self._backlog.append(self._current)
+            self._current = self._new_game()
+            self._selector = FIRST_SELECTOR
+            self._timer = None
+            self._show_notice(now, m.NEW_GAME)
+            return True
+        if button is ConsoleButton.TIMER:
+            self._pause_timer(now)
+        return False
+
+    def _play(self, action: Action, now: float) -> bool:
+        before = self.state
+        try:
+            after = self._current.game.play(action)
+        except IllegalActionError as error:
+            self.rejections.append(Rejection(action, error.reason))
+            self._show_notice(now, m.REASONS[error.reason])
+            return False
+        self._current.log.append(TimedAction(action, self._wall_clock()))
+        self._save()
+        self._selector = FIRST_SELECTOR
+        if after.turn is not before.turn or after.is_over:
+            # The sand timer is turned for the team that is taking too long: its end must not
+            # cut the next team's turn short.
+            self._timer = None
+        if isinstance(action, Touch) and not after.is_over:
+            identity = before.key[action.coord]
+            outcome = m.GUESS_AGAIN if after.phase is Phase.GUESS else m.TURN_OVER
+            self._show_notice(now, m.IDENTITY_NAMES[identity], outcome)
+        elif isinstance(action, Undo):
+            self._show_notice(now, m.UNDONE)
+        else:
+            self._notice = ()
+        return True
+
+    # Saving
+
+    def _save(self, current: _Recorded | None = None) -> None:
+        """Write all the disk has not got yet, oldest first: the games left while it failed,
+        the menu settings, then the game in play (`current` before it is in play)."""
+        try:
+            while self._backlog:
+                self._record(self._backlog[0])
+                self._backlog.pop(0)
+            while self._unsaved_settings:
+                name, value = next(iter(self._unsaved_settings.items()))
+                self._store.save_setting(name, value)
+                del self._unsaved_settings[name]
+            self._record(self._current if current is None else current)
+        except StoreError as error:
+            self._saving_failed(error)
+            return
+        if self._fault is not None:
+            log.warning("saving works again: every action missed is written")
+        self._fault = None
+        self._retry_s = RETRY_FIRST_S
+        self._retry_due = None
+
+    def _record(self, recorded: _Recorded) -> None:
+        if recorded.game_id is None:
+            game = recorded.game
+            recorded.game_id = self._store.start_game(game.key, game.mode, recorded.started_at)
+        self._store.save(recorded.game_id, recorded.game, recorded.log)
+
+    def _saving_failed(self, error: StoreError) -> None:
+        if self._fault is not error.fault:
+            log.error("not saving (%s), playing on in memory: %s", error.fault.value, error)
+        self._fault = error.fault
+        self._retry_later()
+
+    def _retry_later(self) -> None:
+        # One pending retry at a time; each failure waits longer, up to RETRY_LONGEST_S.
+        now = self._clock.monotonic()
+        if self._retry_due is not None and self._retry_due > now:
+            return
+        self._retry_due = now + self._retry_s
+        self._schedule(self._retry_s)
+        self._retry_s = min(self._retry_s * 2, RETRY_LONGEST_S)
+
+    def _retry_saving(self) -> None:
+        self._retry_due = None
+        fresh_starts = self._store.fresh_starts
+        self._store.recover()
+        if self._store.fresh_starts != fresh_starts:
+            # A damaged database was replaced: every game in memory is written anew.
+            for recorded in (*self._backlog, self._current):
+                recorded.game_id = None
+        self._save()
+
+    def _turn_selector(self, steps: int) -> None:
+        index = SELECTOR_VALUES.index(self._selector) + steps
+        self._selector = SELECTOR_VALUES[min(max(index, 0), len(SELECTOR_VALUES) - 1)]
+
+    # Sand timer
+
+    def _start_timer(self, now: float) -> None:
+        if not self.settings.timer_s:
+            self._show_notice(now, m.TIMER_OFF)  # staff turn it on in the menu
+            return
+        self._timer = SandTimer.started(self.settings.timer_s, now)
+        self._arm_timer_tick(now)
+
+    def _pause_timer(self, now: float) -> None:
+        if self._timer is None:
+            return
+        self._timer = self._timer.toggled_pause(now)
+        if self._timer.running:
+            self._arm_timer_tick(now)
+        else:
+            self._show_notice(now, m.TIMER_PAUSED)
+
+    def _arm_timer_tick(self, now: float) -> None:
+        # One pending timer tick at a time, which re-arms itself: every other tick (blinking,
+        # notices) passes through `_on_tick` too and must not start a chain of its own.
+        assert self._timer is not None  # only called while the timer runs
+        delay = min(self._timing.timer_redraw_s, self._timer.left(now))
+        due = now + delay  # as the clock adds it up, so that the tick finds itself due
+        if now < self._timer_due <= due:
+            return  # the pending tick comes first and re-arms
+        self._timer_due = due
+        self._schedule(delay)
+
+    def _timer_ran_out(self, now: float) -> bool:
+        self._timer = None
+        # Strict timer: the guessing team's time is up. The timeout is saved like any action,
+        # before the beep and the screen tell the table.
+        ended = self.settings.strict and self.state.phase is Phase.GUESS
+        if ended:
+            ended = self._play(Timeout(), now)
+        if self._beeper is not None:
+            self._beeper.beep()
+        self._show_notice(now, m.TIME_UP, *((m.TURN_OVER,) if ended else ()))
+        return ended
+
+    # Menu and pad test
+
+    def _on_menu(self, event: InputEvent) -> bool:
+        menu = self._menu
+        assert menu is not None  # only called with the menu open
+        if isinstance(event, EncoderTurned):
+            self._menu = menu.turned(event.steps)
+        elif isinstance(event, EncoderHeld):
+            self._menu = None
+        elif isinstance(event, EncoderPushed):
+            settings, choice = menu.pushed(self.settings)
+            if choice is MenuChoice.EXIT:
+                self._menu = None
+            elif choice is MenuChoice.PAD_TEST:
+                self._menu = None
+                self._pad_test = ""
+            elif settings != self.settings:
+                self._change_settings(settings)
+                return True
+        return False
+
+    def _change_settings(self, settings: TableSettings) -> None:
+        changed = {
+            name: value
+            for name, value in settings.to_saved().items()
+            if self.settings.to_saved()[name] != value
+        }
+        self.settings = settings
+        self._apply_brightness()
+        if changed:
+            self._unsaved_settings.update(changed)
+            self._save()
+
+    def _apply_brightness(self) -> None:
+        brightness = BRIGHTNESS_STEPS[self.settings.brightness]
+        if self._lights.style.brightness != brightness:
+            self._lights.style = replace(self._lights.style, brightness=brightness)
+
+    def _on_pad_test(self, event: InputEvent) -> None:
+        if isinstance(event, EncoderHeld):
+            self._pad_test = None
+            return
+        line = m.pad_test_line(self._catalog, event)
+        if line is not None:
+            self._pad_test = line
+
+    # Sleep
+
+    def _is_rest_of_waking_press(self, event: InputEvent) -> bool:
+        # The waking press lasts until its button opens, whatever else happens meanwhile: a
+        # pad touched while NEW is still down must not let the hold of NEW count.
+        return (
+            isinstance(event, ButtonHeld | ButtonReleased) and event.button is self._waking_button
+        )
+
+    def _wake(self, event: InputEvent) -> None:
+        if self._asleep:
+            self._asleep = False
+            self._waking_button = event.button if isinstance(event, ButtonPressed) else None
+            self._screen.set_dimmed(False)
+            self._schedule_sleep_check(self._last_input + self._timing.sleep_after_s)
+            self._refresh(led=True)
+        elif isinstance(event, ButtonReleased):
+            self._waking_button = None
+
+    def _fall_asleep(self) -> None:
+        self._asleep = True
+        self._screen.set_dimmed(True)
+        # Staff walked away: the table wakes to the game, not to their menu or pad test.
+        self._menu = None
+        self._pad_test = None
+        self._refresh(led=True)
+
+    # Timers and feedback
+
+    def _schedule(self, delay: float) -> None:
+        # A tick only makes the loop look at what is due, so a spare one does no harm and
+        # timers are never cancelled.
+        self._clock.call_later(delay, lambda: self.post(_Tick()))
+
+    def _on_tick(self, now: float) -> None:
+        led = self._led_due is not None and now >= self._led_due
+        if self._retry_due is not None and now >= self._retry_due:
+            self._retry_saving()
+        if self._timer is not None and self._timer.running and now >= self._timer_due:
+            if self._timer.left(now) <= 0:
+                led = self._timer_ran_out(now) or led
+            else:
+                self._arm_timer_tick(now)
+        if not self._asleep:
+            sleep_at = self._last_input + self._timing.sleep_after_s
+            if now >= sleep_at:
+                self._fall_asleep()
+                return
+            if self._sleep_check <= now:
+                self._schedule_sleep_check(sleep_at)
+        self._refresh(led=led)
+
+    def _schedule_sleep_check(self, at: float) -> None:
+        # One pending check at a time: inputs only move `_last_input`, and the check re-arms.
+        self._sleep_check = at
+        self._schedule(at - self._clock.monotonic())
+
+    def _show_notice(self, now: float, *texts: str) -> None:
+        self._notice = tuple(self._catalog.gettext(text) for text in texts)
+        self._notice_until = now + self._timing.notice_s
+        self._schedule(self._timing.notice_s)
+
+    @property
+    def _catalog(self) -> GNUTranslations:
+        return translations(self.settings.language)
+
+    def _refresh(self, led: bool) -> None:
+        now = self._clock.monotonic()
+        if led or self._asleep:
+            self._draw_key(now)
+        if self._notice and now >= self._notice_until:
+            self._notice = ()
+        self._screen.show(compose(self.view(now), self._catalog))
+
+    def _draw_key(self, now: float) -> None:
+        style = self._lights.style
+        if self._asleep:
+            self._lights.show(key_pattern(self.state, now, style).dimmed(SLEEP_DIM))
+        else:
+            self._lights.render(self.state, now)
+        # The picture changes by itself only at a blink edge: wake up then, not on a frame rate.
+        edge = next_blink_edge(now, style)
+        if self._led_due is None or self._led_due <= now or edge < self._led_due:
+            self._led_due = edge
+            self._schedule(edge - now)
+
+    def view(self, now: float) -> TableView:
+        """What the screen shows now."""
+        menu = None if self._menu is None else self._menu.view(self.settings, self._catalog)
+        timer = None
+        if self._timer is not None:
+            timer = self._timer.fraction_left(now)
+        return TableView(
+            state=self.state,
+            selector=self._selector,
+            notice=self._notice,
+            timer_left=timer,
+            not_saving=self._fault,
+            menu=menu,
+            pad_test=self._pad_test,
+        )

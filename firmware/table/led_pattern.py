@@ -1,0 +1,308 @@
+"""What the LED key shows: a pure function of the game state and the time, and its colour curve.
+
+Nothing here reads a clock or touches a strip: `key_pattern(state, t, style)` is the same for the
+same arguments, so every frame can be tested by sampling times, and the app decides when to draw
+(`next_blink_edge` says when the picture next changes on its own).
+
+The key card, in light:
+- red and blue agents in their team's colour, bystanders a pale warm white;
+- the assassin lit and blinking between full and half its level, never dark: a dark cell would
+  read as "nothing here", the most dangerous mistake a spymaster could make;
+- covered cells dimmed, so the spymaster still sees what was taken;
+- the four edge lights in the starting team's colour, as on a key card; once the game is over
+  they show the winner's colour instead, which is what the table wants to know then;
+- colour-blind mode: every light in one team's colour (blue by default) also blinks slowly, so
+  the teams differ by more than hue.
+
+Blinks are square waves, not fades: the picture then changes only at a blink edge, and the
+strip is written a few times a second instead of on every frame.
+
+Colours here are perceptual (what a person should see). `gamma_table` turns them into the
+values sent down the wire, with the brightness applied, and never rounds a lit channel to off.
+
+The default colours are chosen by measurement (`tools.key_contrast`): every pair of cell
+states a spymaster must tell apart differs by at least ΔE00 12 at every brightness level of the
+table, in both palettes and, for the colour-blind one, as deuteranopes and protanopes see it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+
+from board_rules.codenames.grid import ALL_COORDS
+from board_rules.codenames.key import Identity, Team
+from board_rules.codenames.state import GameState
+from firmware.drivers.led_layout import CELLS, EDGES, LedConfigError, Light, Side
+
+Colour = tuple[int, int, int]
+"""Red, green and blue, each 0–255."""
+
+BLACK: Colour = (0, 0, 0)
+
+
+@dataclass(frozen=True)
+class LedStyle:
+    """How the key looks: colours, dimming, blink rates, brightness and gamma."""
+
+    red: Colour = (255, 0, 0)
+    blue: Colour = (0, 40, 255)
+    bystander: Colour = (230, 200, 160)
+    """A pale warm white, warm against the assassin's cold white and steady against its blink.
+    Not dim: at the low brightness levels a dim bystander sinks towards the covered cells, and
+    to protanopes and deuteranopes a dim warm colour looks like the red agents (both a dark
+    olive to them); a pale one stands apart from both by lightness and by its lack of colour."""
+    assassin: Colour = (255, 255, 255)
+    """Cold white at full: apart from the warm, dim bystanders by hue, level and blinking."""
+    covered_dim: float = 0.2
+    """Share of its colour a covered cell keeps (perceptual, before gamma)."""
+    assassin_blink_hz: float = 1.0
+    assassin_low: float = 0.5
+    """Share of its colour the assassin keeps in the low half of its blink; never 0. Half, so
+    that at the dimmest level the low half is still plainly lit rather than a glimmer."""
+    colour_blind: bool = False
+    colour_blind_team: Team = Team.BLUE
+    colour_blind_blink_hz: float = 0.5
+    colour_blind_low: float = 0.3
+    brightness: int = 255
+    """Overall level, 1–255, applied before gamma; the strip itself stays at full."""
+    gamma: float = 2.2
+    """Exponent from perceptual level to LED duty; 1 turns the correction off."""
+
+    def __post_init__(self) -> None:
+        for name in ("red", "blue", "bystander", "assassin"):
+            colour = getattr(self, name)
+            if not _is_colour(colour):
+                raise LedConfigError(name, f"must be three whole numbers 0–255, not {colour!r}")
+        if self.assassin == BLACK:
+            raise LedConfigError("assassin", "must be lit: an unlit assassin reads as no card")
+        for name in ("covered_dim", "assassin_low", "colour_blind_low"):
+            _check_range(name, getattr(self, name), 0.0, 1.0, low_open=True)
+        for name in ("assassin_blink_hz", "colour_blind_blink_hz"):
+            _check_range(name, getattr(self, name), 0.0, 10.0, low_open=True)
+        _check_range("gamma", self.gamma, 1.0, 3.0)
+        if not isinstance(self.colour_blind, bool):
+            raise LedConfigError(
+                "colour_blind", f"must be true or false, not {self.colour_blind!r}"
+            )
+        if not isinstance(self.colour_blind_team, Team):
+            raise LedConfigError(
+                "colour_blind_team", f"must be red or blue, not {self.colour_blind_team!r}"
+            )
+        if not _is_int(self.brightness) or not 1 <= self.brightness <= 255:
+            raise LedConfigError(
+                "brightness", f"must be a whole number 1–255, not {self.brightness!r}"
+            )
+
+    @classmethod
+    def from_mapping(cls, settings: Mapping[str, object]) -> LedStyle:
+        """Read a style from a config table: colours as `[r, g, b]` or `"#rrggbb"`, the team as
+        `"red"` or `"blue"`; unknown settings are refused by name."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, object] = {}
+        for name, value in settings.items():
+            if name not in known:
+                raise LedConfigError(
+                    name, f"unknown style setting; known are {', '.join(sorted(known))}"
+                )
+            values[name] = _read_setting(name, value)
+        return cls(**values)  # type: ignore[arg-type]  # every value is checked in __post_init__
+
+    def identity_colour(self, identity: Identity) -> Colour:
+        """The full colour of a cell hiding `identity`."""
+        return {
+            Identity.RED: self.red,
+            Identity.BLUE: self.blue,
+            Identity.BYSTANDER: self.bystander,
+            Identity.ASSASSIN: self.assassin,
+        }[identity]
+
+    def team_colour(self, team: Team) -> Colour:
+        """The colour of `team`'s agents."""
+        return self.identity_colour(Identity.of_team(team))
+
+
+@dataclass(frozen=True)
+class KeyColours:
+    """One picture of the key: a colour for each cell and each edge light.
+
+    >>> from board_rules.codenames import Coord
+    >>> picture = KeyColours.uniform((1, 2, 3))
+    >>> picture[Coord.parse("C3")], picture[Side.LEFT]
+    ((1, 2, 3), (1, 2, 3))
+    """
+
+    cells: tuple[Colour, ...]
+    """In reading order, A1 to E5."""
+    edges: tuple[Colour, ...]
+    """In the order top, right, bottom, left."""
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != CELLS or len(self.edges) != EDGES:
+            raise ValueError(
+                f"a key picture has {CELLS} cells and {EDGES} edges,"
+                f" not {len(self.cells)} and {len(self.edges)}"
+            )
+
+    @classmethod
+    def uniform(cls, colour: Colour) -> KeyColours:
+        """Every light the same colour."""
+        return cls((colour,) * CELLS, (colour,) * EDGES)
+
+    @classmethod
+    def build(cls, colour_of: Callable[[Light], Colour]) -> KeyColours:
+        """A picture from a colour for each light."""
+        return cls(
+            tuple(colour_of(coord) for coord in ALL_COORDS),
+            tuple(colour_of(side) for side in Side),
+        )
+
+    def __getitem__(self, light: Light) -> Colour:
+        if isinstance(light, Side):
+            return self.edges[_SIDES.index(light)]
+        return self.cells[light.index]
+
+    def dimmed(self, factor: float) -> KeyColours:
+        """This picture at `factor` of its level (0 turns it off); lit channels stay lit."""
+        return KeyColours(
+            tuple(scale(c, factor) for c in self.cells),
+            tuple(scale(c, factor) for c in self.edges),
+        )
+
+
+_SIDES = tuple(Side)
+
+ALL_OFF = KeyColours.uniform(BLACK)
+"""Every light off: the table asleep, or the key hidden."""
+
+
+def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
+    """The spymasters' key for `state` at time `t` (seconds, any monotonic origin)."""
+    assassin_level = 1.0 if _high(t, style.assassin_blink_hz) else style.assassin_low
+    marked_level = 1.0 if _high(t, style.colour_blind_blink_hz) else style.colour_blind_low
+
+    def team_level(team: Team | None) -> float:
+        marked = style.colour_blind and team is style.colour_blind_team
+        return marked_level if marked else 1.0
+
+    def colour_of(light: Light) -> Colour:
+        if isinstance(light, Side):
+            team = state.key.starting_team
+            if state.is_over and state.winner is not None:
+                team = state.winner
+            return scale(style.team_colour(team), team_level(team))
+        identity = state.key[light]
+        factor = team_level(identity.team)
+        if identity is Identity.ASSASSIN:
+            factor *= assassin_level
+        if light in state.covered:
+            factor *= style.covered_dim
+        return scale(style.identity_colour(identity), factor)
+
+    return KeyColours.build(colour_of)
+
+
+def next_blink_edge(t: float, style: LedStyle) -> float:
+    """The first time after `t` at which `key_pattern` may change with the state unchanged.
+
+    The app can sleep until then (`Clock.call_later`) instead of redrawing on a timer.
+    """
+    rates = [style.assassin_blink_hz]
+    if style.colour_blind:
+        rates.append(style.colour_blind_blink_hz)
+    return min(_next_edge(t, hz) for hz in rates)
+
+
+def wiring_pattern(t: float, step: float = 0.5) -> KeyColours:
+    """A chase for checking a build: one light at a time, A1 to E5 then top, right, bottom,
+    left, each `step` seconds; the passes go red, green, blue, so that a strip with its colour
+    channels swapped shows at once."""
+    lights: tuple[Light, ...] = (*ALL_COORDS, *_SIDES)
+    steps = math.floor(t / step)
+    lit = lights[steps % len(lights)]
+    colour = ((255, 0, 0), (0, 255, 0), (0, 0, 255))[(steps // len(lights)) % 3]
+    return KeyColours.build(lambda light: colour if light == lit else BLACK)
+
+
+def gamma_table(style: LedStyle) -> tuple[int, ...]:
+    """Wire value for each perceptual channel value 0–255: brightness, then gamma.
+
+    A channel that is lit stays at 1 or more: at low brightness the curve would round the
+    dimmed assassin, and every covered cell, to off.
+
+    >>> table = gamma_table(LedStyle(brightness=20))
+    >>> table[0], table[1], table[255]
+    (0, 1, 1)
+    """
+    level = style.brightness / 255
+    return tuple(
+        0 if v == 0 else max(1, round(255 * (v / 255 * level) ** style.gamma)) for v in range(256)
+    )
+
+
+def scale(colour: Colour, factor: float) -> Colour:
+    """`colour` at `factor` of its level; with a factor above 0 a lit channel stays lit."""
+    if factor <= 0:
+        return BLACK
+    r, g, b = (0 if c == 0 else max(1, min(255, round(c * factor))) for c in colour)
+    return (r, g, b)
+
+
+def _high(t: float, hz: float) -> bool:
+    """True in the first half of each period of a square wave starting at t = 0."""
+    return math.floor(t * 2 * hz) % 2 == 0
+
+
+def _next_edge(t: float, hz: float) -> float:
+    half_periods = 2 * hz
+    return (math.floor(t * half_periods) + 1) / half_periods
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_colour(value: object) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and all(_is_int(c) and 0 <= c <= 255 for c in value)
+    )
+
+
+def _check_range(
+    name: str, value: object, low: float, high: float, *, low_open: bool = False
+) -> None:
+    ok = (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and (low < value if low_open else low <= value)
+        and value <= high
+    )
+    if not ok:
+        bound = "above" if low_open else "from"
+        raise LedConfigError(name, f"must be a number {bound} {low} up to {high}, not {value!r}")
+
+
+_HEX = re.compile(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})")
+_COLOUR_SETTINGS = ("red", "blue", "bystander", "assassin")
+
+
+def _read_setting(name: str, value: object) -> object:
+    """Turn a config value into the field's type; the checks themselves stay in the class."""
+    if name in _COLOUR_SETTINGS:
+        if isinstance(value, str):
+            match = _HEX.fullmatch(value.strip())
+            if match is None:
+                raise LedConfigError(name, f'must be [r, g, b] or "#rrggbb", not {value!r}')
+            return tuple(int(part, 16) for part in match.groups())
+        if isinstance(value, list | tuple):
+            return tuple(value)
+    if name == "colour_blind_team" and isinstance(value, str):
+        try:
+            return Team(value.strip().lower())
+        except ValueError:
+            raise LedConfigError(name, f"must be red or blue, not {value!r}") from None
+    return value

@@ -1,0 +1,102 @@
+"""The staff menu on the OLED: turn the encoder to move, push to change a value or choose.
+
+A long encoder push opens it. Mode, language, LED brightness, timer length and strict timer
+cycle through their values on each push; pad test and exit leave the menu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from gettext import GNUTranslations
+from typing import TypeVar
+
+from board_rules.codenames import Mode
+from firmware.table import messages as m
+from firmware.table.i18n import LANGUAGE_NAMES, LANGUAGES, N_
+from firmware.table.screens import MenuView
+from firmware.table.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
+
+
+class MenuItem(Enum):
+    """The menu's lines, top to bottom."""
+
+    MODE = N_("Mode")
+    LANGUAGE = N_("Language")
+    BRIGHTNESS = N_("Brightness")
+    TIMER = N_("Timer")
+    STRICT = N_("Strict timer")
+    PAD_TEST = N_("Pad test")
+    EXIT = N_("Exit")
+
+
+class MenuChoice(Enum):
+    """What a push in the menu asks the table to do beyond changing a setting."""
+
+    STAY = "stay"
+    PAD_TEST = "pad-test"
+    EXIT = "exit"
+
+
+ITEMS = tuple(MenuItem)
+
+
+T = TypeVar("T")
+
+
+def _next(values: tuple[T, ...], current: T) -> T:
+    index = values.index(current) if current in values else -1
+    return values[(index + 1) % len(values)]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """The menu's position; the settings it edits stay with the table."""
+
+    index: int = 0
+
+    @property
+    def item(self) -> MenuItem:
+        """The highlighted line."""
+        return ITEMS[self.index]
+
+    def turned(self, steps: int) -> Menu:
+        """Move the highlight, stopping at the first and last line."""
+        return replace(self, index=min(max(self.index + steps, 0), len(ITEMS) - 1))
+
+    def pushed(self, settings: TableSettings) -> tuple[TableSettings, MenuChoice]:
+        """Change the highlighted setting to its next value, or choose the highlighted action."""
+        item = self.item
+        if item is MenuItem.PAD_TEST:
+            return settings, MenuChoice.PAD_TEST
+        if item is MenuItem.EXIT:
+            return settings, MenuChoice.EXIT
+        if item is MenuItem.MODE:
+            mode = Mode.COOP if settings.mode is Mode.STANDARD else Mode.STANDARD
+            return replace(settings, mode=mode), MenuChoice.STAY
+        if item is MenuItem.LANGUAGE:
+            language = _next(LANGUAGES, settings.language)
+            return replace(settings, language=language), MenuChoice.STAY
+        if item is MenuItem.BRIGHTNESS:
+            level = _next(BRIGHTNESS_LEVELS, settings.brightness)
+            return replace(settings, brightness=level), MenuChoice.STAY
+        if item is MenuItem.TIMER:
+            seconds = _next(TIMER_CHOICES, settings.timer_s)
+            return replace(settings, timer_s=seconds), MenuChoice.STAY
+        return replace(settings, strict=not settings.strict), MenuChoice.STAY
+
+    def view(self, settings: TableSettings, catalog: GNUTranslations) -> MenuView:
+        """The menu as the screen shows it, values included."""
+        _ = catalog.gettext
+        values = {
+            MenuItem.MODE: _(m.MODE_COOP if settings.mode is Mode.COOP else m.MODE_STANDARD),
+            MenuItem.LANGUAGE: LANGUAGE_NAMES[settings.language],
+            MenuItem.BRIGHTNESS: f"{settings.brightness}/{len(BRIGHTNESS_LEVELS)}",
+            MenuItem.TIMER: f"{settings.timer_s} s" if settings.timer_s else _(m.OFF),
+            MenuItem.STRICT: _(m.ON if settings.strict else m.OFF),
+        }
+        items = tuple(
+            f"{_(item.value)}: {values[item]}" if item in values else _(item.value)
+            for item in ITEMS
+        )
+        return MenuView(title=_(m.MENU), items=items, index=self.index)

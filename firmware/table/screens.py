@@ -1,0 +1,140 @@
+"""What the OLED shows, as data: a pure function from the table's view to a `Screen`.
+
+Drawing the screen into pixels is `firmware.table.oled_render`'s job; the text lines here are also
+what a headless script's `dump` reports, so tests read the screen without decoding pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from gettext import GNUTranslations
+
+from board_rules.codenames import ClueNumber, EndReason, GameState, Mode, Phase, Team
+from firmware.table import messages as m
+from firmware.table.store_faults import SaveFault
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One OLED screen: an inverted title bar, up to three lines, an optional big text (the clue
+    selector), a footer and an optional timer bar (the fraction of time left)."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    big: str | None = None
+    footer: str | None = None
+    bar: float | None = None
+
+    @property
+    def text_lines(self) -> list[str]:
+        """Every text on the screen, top to bottom."""
+        texts = [self.title, *self.lines]
+        if self.big is not None:
+            texts.append(self.big)
+        if self.footer is not None:
+            texts.append(self.footer)
+        return texts
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """The menu as shown: a title, the items with their values, and the highlighted one."""
+
+    title: str
+    items: tuple[str, ...]
+    index: int
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything the screen depends on."""
+
+    state: GameState
+    selector: ClueNumber
+    notice: tuple[str, ...] = ()
+    """A short message shown for a moment in place of the body (a result, a rejection)."""
+    timer_left: float | None = None
+    """The fraction of the sand timer left, while it runs."""
+    not_saving: SaveFault | None = None
+    """Why actions are not being written, while they are not."""
+    menu: MenuView | None = None
+    pad_test: str | None = None
+    """In the pad test: the last input seen ("" before the first)."""
+
+
+def compose(view: TableView, catalog: GNUTranslations) -> Screen:
+    """The screen for `view`, in the language of `catalog`."""
+    _ = catalog.gettext
+    if view.pad_test is not None:
+        return Screen(
+            title=_(m.PAD_TEST),
+            lines=(_(m.PRESS_ANY_PAD), view.pad_test),
+            footer=_(m.HOLD_PUSH_TO_EXIT),
+        )
+    if view.menu is not None:
+        return _menu_screen(view.menu)
+    state = view.state
+    footer = _footer(state, catalog)
+    if view.not_saving is not None:
+        footer = _(m.NOT_SAVING[view.not_saving])
+    title, lines, big = _phase_body(state, view.selector, catalog)
+    if view.notice:
+        lines, big = view.notice[:3], None
+    return Screen(title=title, lines=lines, big=big, footer=footer, bar=view.timer_left)
+
+
+def _phase_body(
+    state: GameState, selector: ClueNumber, catalog: GNUTranslations
+) -> tuple[str, tuple[str, ...], str | None]:
+    _ = catalog.gettext
+    if state.phase is Phase.CLUE:
+        return _(m.CLUE_TITLES[state.turn]), (_(m.GIVE_CLUE),), _selector(selector)
+    if state.phase is Phase.GUESS:
+        left = state.guesses_left
+        assert left is not None  # always set while guessing
+        lines = (m.clue_line(catalog, state.clue), m.guesses_left_line(catalog, left, state.clue))
+        return _(m.GUESS_TITLES[state.turn]), lines, None
+    if state.phase is Phase.PENALTY_COVER:
+        return _(m.PENALTY_TITLES[state.turn]), (_(m.COVER_OR_CLUE),), _selector(selector)
+    if state.phase is Phase.ENEMY_COVER:
+        return _(m.OPPONENTS_TURN), (_(m.COVER_ENEMY),), None
+    return _game_over(state, catalog)
+
+
+def _game_over(state: GameState, catalog: GNUTranslations) -> tuple[str, tuple[str, ...], None]:
+    _ = catalog.gettext
+    assert state.winner is not None and state.reason is not None  # set when the game is over
+    if state.mode is Mode.COOP:
+        if state.score is not None and state.rank is not None:
+            lines = (m.score_line(catalog, state.score), _(m.RANK_LINES[state.rank]))
+            return _(m.MISSION_WON), (*lines, _(m.NEW_GAME_HINT)), None
+        players = state.key.starting_team
+        reason = (
+            m.end_reason_line(catalog, state.reason, players)
+            if state.reason is EndReason.ASSASSIN
+            else _(m.ENEMY_FOUND_ALL)
+        )
+        return _(m.MISSION_LOST), (reason, _(m.NEW_GAME_HINT)), None
+    reason = m.end_reason_line(catalog, state.reason, state.winner.other)
+    return _(m.WIN_TITLES[state.winner]), (reason, _(m.NEW_GAME_HINT)), None
+
+
+def _footer(state: GameState, catalog: GNUTranslations) -> str:
+    if state.mode is Mode.COOP:
+        players = state.key.starting_team
+        return m.coop_agents_line(catalog, state.remaining(players), state.remaining(players.other))
+    return m.agents_line(catalog, state.remaining(Team.RED), state.remaining(Team.BLUE))
+
+
+def _selector(number: ClueNumber) -> str:
+    return f"« {m.clue_text(number)} »"
+
+
+def _menu_screen(menu: MenuView) -> Screen:
+    # Three items fit under the title: keep the highlighted one in view, marked with an arrow.
+    first = min(max(menu.index - 1, 0), max(len(menu.items) - 3, 0))
+    shown = menu.items[first : first + 3]
+    lines = tuple(
+        ("→ " if first + n == menu.index else "  ") + item for n, item in enumerate(shown)
+    )
+    return Screen(title=menu.title, lines=lines)

@@ -1,0 +1,452 @@
+"""Saved games: every game and every accepted action, in SQLite, written before any feedback.
+
+WAL mode with `synchronous=FULL` makes each committed action survive a power cut. The table
+resumes the latest game by replaying its actions through the rules core.
+
+Only a database that SQLite itself finds damaged is moved aside, with its `-wal` and `-shm`
+(`firmware.table.store_faults`), and a fresh one started. A full, locked, read-only or failing disk
+leaves the files as they are: the store opens what it can read (read-only if need be) so that the
+game on the table resumes, reports the `SaveFault`, and `recover` tries again; the table keeps
+what it could not write and writes it, in order, once the disk takes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from board_rules.codenames import Action, Game, Key, Mode, parse_action
+from firmware.table.store_faults import (
+    DamagedDatabaseError,
+    SaveFault,
+    fault_of,
+    is_corruption,
+    keep_companions,
+    move_aside,
+    release_companions,
+)
+
+log = logging.getLogger(__name__)
+
+DATABASE_NAME = "games.sqlite3"
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    phase TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT,
+    score INTEGER
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+BUSY_TIMEOUT_S = 5.0
+"""How long a write waits for another process's lock before the lock counts as a fault."""
+
+
+class StoreError(OSError):
+    """The saved games could not be written or read; the game goes on in memory."""
+
+    def __init__(self, message: str, *, fault: SaveFault = SaveFault.IO_ERROR) -> None:
+        super().__init__(message)
+        self.fault = fault
+        """The reason shown on the OLED."""
+
+
+class UnreadableGameError(StoreError):
+    """A saved game whose key, mode or actions no longer parse: the database was damaged."""
+
+
+@dataclass(frozen=True)
+class TimedAction:
+    """An accepted action and the wall-clock time it was accepted at."""
+
+    action: Action
+    at: float
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game read back from the database."""
+
+    game_id: int
+    key: Key
+    mode: Mode
+    actions: tuple[TimedAction, ...]
+
+    def replay(self) -> Game:
+        """The game rebuilt through the rules core."""
+        return Game.replay(self.key, self.mode, (timed.action for timed in self.actions))
+
+
+class GameStore:
+    """The database of saved games and settings under a state directory."""
+
+    def __init__(
+        self,
+        state_dir: Path,
+        wall_clock: Callable[[], float] = time.time,
+        *,
+        read_only: bool = False,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+    ) -> None:
+        self.state_dir = state_dir
+        self.path = state_dir / DATABASE_NAME
+        self._wall_clock = wall_clock
+        self._busy_timeout_s = busy_timeout_s
+        self._conn: sqlite3.Connection | None = None
+        self._writable = False
+        """False when the connection was opened read-only because writing was refused."""
+        self._schema = False
+        """True once the tables exist: a database never written has nothing to read."""
+        self._saved: dict[int, int] = {}  # game id → actions already written
+        self.fault: SaveFault | None = None
+        """Why games cannot be written right now, or None while they can."""
+        self.moved_aside: Path | None = None
+        """Where the latest damaged database was moved, if one was."""
+        self.fresh_starts = 0
+        """How many times a fresh database replaced a damaged one since the store opened: game
+        ids handed out before such a start no longer exist."""
+        if read_only:
+            self._open_read_only()
+        else:
+            self._open()
+
+    def _open_read_only(self) -> None:
+        # For staff tools beside a running table: never create, repair or move anything.
+        try:
+            self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            self._conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        except sqlite3.Error as error:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            raise StoreError(f"cannot read {self.path}: {error}") from error
+        self._schema = True
+
+    @property
+    def available(self) -> bool:
+        """False when no database could be opened at all: the table then plays in memory."""
+        return self._conn is not None
+
+    @property
+    def writable(self) -> bool:
+        """True when games are being written: the database is open for writing, and the last
+        write (or the check at opening) succeeded."""
+        return self._conn is not None and self._writable and self.fault is None
+
+    def recover(self) -> bool:
+        """Try again after a fault, reopening the database where the open connection cannot
+        write; True when it can be written to again. A full disk or a lock keeps the
+        connection, and the next write tells."""
+        if self.fault in (None, SaveFault.FULL, SaveFault.LOCKED) and self._writable:
+            return True
+        self.close()
+        self._open()
+        return self.writable
+
+    def _open(self) -> None:
+        self._saved.clear()
+        try:
+            self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as error:
+            self._set_fault(fault_of(error), f"state directory {self.state_dir}: {error}")
+            return
+        kept = keep_companions(self.path)
+        try:
+            self._conn = self._connect()
+            self._writable = True
+            self._check_writable()
+            release_companions(kept)
+            return
+        except sqlite3.Error as error:
+            if not is_corruption(error):
+                release_companions(kept)
+                self._set_fault(fault_of(error, self.path), f"{self.path}: {error}")
+                self._conn = self._connect_for_reading()
+                return
+            log.error("database %s is damaged (%s): moving it aside", self.path, error)
+        except OSError as error:
+            release_companions(kept)
+            self._set_fault(fault_of(error), f"{self.path}: {error}")
+            self._conn = self._connect_for_reading()
+            return
+        try:
+            self.moved_aside = move_aside(self.path, self._wall_clock(), kept)
+        except OSError as error:
+            release_companions(kept)
+            # Left where it is, it is kept: the table plays on without saving.
+            self._set_fault(fault_of(error), f"cannot move {self.path} aside: {error}")
+            return
+        log.error("the damaged database is kept as %s", self.moved_aside)
+        self.fresh_starts += 1
+        try:
+            self._conn = self._connect()
+            self._writable = True
+            self.fault = None
+        except (sqlite3.Error, OSError) as error:
+            self._set_fault(fault_of(error, self.path), f"no new database at {self.path}: {error}")
+
+    def _set_fault(self, fault: SaveFault, detail: str) -> None:
+        if self.fault is not fault:
+            log.error("games are not saved (%s): %s", fault.value, detail)
+        self.fault = fault
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.path.exists():
+            # Create it private: the key of the game in progress is in it.
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        conn = sqlite3.connect(
+            self.path, timeout=self._busy_timeout_s, check_same_thread=False, isolation_level=None
+        )
+        try:
+            self._prepare(conn)
+        except sqlite3.Error:
+            conn.close()
+            raise
+        return conn
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        self._schema = False
+        if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+            raise DamagedDatabaseError("quick_check found damage")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            # A newer firmware's database: this one cannot write it, so it is kept aside whole.
+            raise DamagedDatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
+        # Nothing is written when the database is ready: a full disk must not stop a resume.
+        if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        if version == SCHEMA_VERSION:
+            self._schema = True
+            return
+        conn.executescript(
+            f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+        )
+        self._schema = True
+
+    def _check_writable(self) -> None:
+        # SQLite opens a file it may not write read-only without a word; a write rolled back
+        # tells at once (and waits for a lock) instead of at the first action.
+        assert self._conn is not None  # only called right after connecting
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.fault = None
+        except sqlite3.Error as error:
+            self._set_fault(fault_of(error, self.path), f"{self.path}: {error}")
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+
+    def _connect_for_reading(self) -> sqlite3.Connection | None:
+        # The game on the table must resume even when nothing can be written. A WAL database
+        # on a read-only or full disk may open only as immutable, which is right only when its
+        # -wal file holds nothing.
+        uris = [f"file:{self.path}?mode=ro"]
+        wal = Path(f"{self.path}-wal")
+        if not wal.exists() or wal.stat().st_size == 0:
+            uris.append(f"file:{self.path}?mode=ro&immutable=1")
+        if not self.path.is_file():
+            return None
+        for uri in uris:
+            try:
+                conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            except sqlite3.Error:
+                continue
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute("SELECT COUNT(*) FROM games").fetchone()
+            except sqlite3.Error:
+                conn.close()
+                continue
+            self._schema = version == SCHEMA_VERSION
+            self._writable = False
+            log.warning("database %s opened read-only: the game resumes", self.path)
+            return conn
+        return None
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> int | None:
+        """Run `statements` in one transaction; the row id of the last one."""
+        if self._conn is None or not self._writable:
+            fault = self.fault or SaveFault.IO_ERROR
+            raise StoreError(f"games are not saved ({fault.value})", fault=fault)
+        # Already failing: try without waiting for a lock, so the table never stops for long.
+        timeout_ms = 0 if self.fault is not None else int(self._busy_timeout_s * 1000)
+        try:
+            self._conn.execute(f"PRAGMA busy_timeout={timeout_ms}")
+            self._conn.execute("BEGIN IMMEDIATE")
+            cursor = None
+            for sql, parameters in statements:
+                cursor = self._conn.execute(sql, parameters)
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as error:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+            # The table logs it, once per fault, with what it means for the game.
+            fault = self.fault = fault_of(error, self.path)
+            if is_corruption(error):
+                # Reopened by `recover`, whose check moves the damaged file aside.
+                self._writable = False
+            raise StoreError(f"cannot save ({fault.value}): {error}", fault=fault) from error
+        self.fault = None
+        return None if cursor is None else cursor.lastrowid
+
+    def start_game(self, key: Key, mode: Mode, started_at: float | None = None) -> int:
+        """Record a new game and return its id; raises `StoreError` when it cannot be saved.
+        `started_at` is the wall-clock time the game began, when it is written late."""
+        at = self._wall_clock() if started_at is None else started_at
+        game_id = self._write(
+            [
+                (
+                    "INSERT INTO games (key, mode, started_at, phase) VALUES (?, ?, ?, 'clue')",
+                    (str(key), mode.value, at),
+                )
+            ]
+        )
+        assert game_id is not None  # an INSERT always has one
+        self._saved[game_id] = 0
+        return game_id
+
+    def save(self, game_id: int, game: Game, actions: Sequence[TimedAction]) -> None:
+        """Write the actions not yet saved and the game's current result, in one transaction.
+
+        `actions` is the whole list of accepted actions of the game, so that actions accepted
+        while the disk was failing are written as soon as it works again.
+        """
+        saved = self._saved.get(game_id)
+        if saved is None:
+            saved = self._count_actions(game_id)
+        state = game.state
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (
+                "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, str(timed.action), timed.at),
+            )
+            for seq, timed in enumerate(actions[saved:], start=saved)
+        ]
+        statements.append(
+            (
+                "UPDATE games SET phase = ?, winner = ?, reason = ?, score = ? WHERE id = ?",
+                (
+                    state.phase.value,
+                    None if state.winner is None else state.winner.value,
+                    None if state.reason is None else state.reason.value,
+                    state.score,
+                    game_id,
+                ),
+            )
+        )
+        self._write(statements)
+        self._saved[game_id] = len(actions)
+
+    def _count_actions(self, game_id: int) -> int:
+        rows = self._read("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
+        return int(rows[0][0])
+
+    def latest_game(self) -> SavedGame | None:
+        """The most recent game with its actions, or None when there is none to resume."""
+        if not self._schema:
+            return None
+        rows = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+        return self.game(int(rows[0][0])) if rows else None
+
+    def game(self, game_id: int) -> SavedGame:
+        """One saved game by id; raises `UnreadableGameError` when it no longer parses."""
+        games = self._read("SELECT key, mode FROM games WHERE id = ?", (game_id,))
+        if not games:
+            raise StoreError(f"no saved game {game_id}")
+        rows = self._read(
+            "SELECT action, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        (key_text, mode_text), number = games[0], len(rows)
+        try:
+            key, mode = Key.parse(key_text), Mode(mode_text)
+            actions = tuple(TimedAction(parse_action(text), at) for text, at in rows)
+        except ValueError as error:
+            # The message names what failed (never the key itself: it may be a live one).
+            raise UnreadableGameError(f"saved game {game_id} cannot be read: {error}") from error
+        self._saved[game_id] = number
+        return SavedGame(game_id, key, mode, actions)
+
+    def game_ids(self) -> list[int]:
+        """Every saved game, oldest first."""
+        if not self._schema:
+            return []
+        return [row[0] for row in self._read("SELECT id FROM games ORDER BY id")]
+
+    def load_settings(self) -> dict[str, Any]:
+        """The settings saved from the menu; one that cannot be read is left out (its default
+        applies), and so are all of them when the table cannot be read."""
+        if not self._schema:
+            return {}
+        try:
+            rows = self._read("SELECT name, value FROM settings")
+        except StoreError as error:
+            log.warning("menu settings not read, using the defaults: %s", error)
+            return {}
+        settings = {}
+        for name, value in rows:
+            try:
+                settings[name] = json.loads(value)
+            except (TypeError, ValueError):
+                log.warning("menu setting %r is unreadable, using its default", name)
+        return settings
+
+    def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        if self._conn is None:
+            fault = self.fault or SaveFault.IO_ERROR
+            raise StoreError(f"no database ({fault.value})", fault=fault)
+        try:
+            return self._conn.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read: {error}") from error
+
+    def save_setting(self, name: str, value: Any) -> None:
+        """Save one menu setting; raises `StoreError` when it cannot be saved."""
+        self._write(
+            [
+                (
+                    "INSERT INTO settings (name, value) VALUES (?, ?)"
+                    " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                    (name, json.dumps(value)),
+                )
+            ]
+        )
+
+    def close(self) -> None:
+        """Close the database; idempotent."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._writable = False
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

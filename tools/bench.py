@@ -1,0 +1,507 @@
+"""`make bench`: the table's latency, bus traffic, idle cost, start-up time and memory, measured.
+
+Everything runs in this process on virtual hardware but in real time, as on the Pi: a
+`SystemClock`, the game loop on its own thread, the threaded OLED worker, and the virtual I2C
+bus paced like a real one at 400 kHz (each transfer sleeps for its bus time). Touches are real
+games played on known keys: the bench reads each game's key, as a spymaster would, and plays
+the longest legal game on it (23 touches), then holds NEW for the next one.
+
+It prints one JSON object on standard output and the comparison with the budgets on standard
+error, and exits 0 whatever the figures: it measures, the reader judges. The start-up time and
+the memory are those of a separate process (`--startup-probe`), from its start to "ready".
+
+The tests run the same functions in a tiny configuration and check only the shape of the
+output: timing figures belong here, never in a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from board_rules.codenames import ALL_COORDS, Coord, GameState, Identity, Phase
+from firmware.drivers.clock import SystemClock
+from firmware.drivers.events import ConsoleButton
+from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
+from firmware.drivers.oled import FULL_FRAME_BYTES
+from firmware.table.config import TableConfig
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.strip import VirtualPixelStrip
+from firmware.virtual.table import ObservedPixelStrip, VirtualTable
+
+BUS_HZ = 400_000
+"""The OLED's I2C clock on the Pi (config.txt: dtparam=i2c_arm_baudrate=400000)."""
+TOUCHES = 500
+IDLE_S = 5.0
+STARTUP_RUNS = 3
+SEED = 6
+TIMEOUT_S = 10.0
+"""Bound on every wait for the table: a hung table stops the bench instead of hanging it."""
+POLL_S = 0.001
+"""How often the driving thread looks; the figures come from timestamps, not from polling."""
+SCAN_QUIET_S = 0.015
+"""No pin read for three scan periods: the scanner has gone back to waiting for an edge."""
+PUSH_S = 0.06
+"""How long the encoder is pushed to announce a clue: past its debounce, far from its hold."""
+NEW_HOLD_MARGIN_S = 0.2
+OLED_SHARE_BUDGET = 0.35
+CPU_BUDGET_PERCENT = 1.0
+STARTUP_BUDGET_S = 2.0
+RSS_BUDGET_MB = 60.0
+
+
+class BenchError(RuntimeError):
+    """The table did not do what the bench waited for: a hang, or a touch that changed nothing."""
+
+
+# The game the bench plays
+
+
+Move = Coord | Literal["clue", "new"]
+"""A card to touch, a clue to announce (always 0: any number of guesses), or a new game."""
+
+
+def next_move(state: GameState) -> Move:
+    """The next move of the longest legal game: 23 touches out of 25 cards.
+
+    Each team takes all of its agents but one (covering the last would win), then every turn
+    ends on a bystander, and once those are gone the assassin ends the game. Clue 0 allows any
+    number of guesses, so a turn lasts exactly as long as this plan wants.
+
+    >>> from board_rules.codenames import Key
+    >>> state = GameState.start(Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA"))
+    >>> next_move(state)
+    'clue'
+    """
+    if state.phase is Phase.OVER:
+        return "new"
+    if state.phase is not Phase.GUESS:
+        return "clue"
+    left = sorted(state.key.agents_of(state.turn) - state.covered)
+    if len(left) > 1:
+        return left[0]
+    open_cards = [coord for coord in ALL_COORDS if coord not in state.covered]
+    bystanders = [c for c in open_cards if state.key[c] is Identity.BYSTANDER]
+    if bystanders:
+        return bystanders[0]
+    return next(c for c in open_cards if state.key[c] is Identity.ASSASSIN)
+
+
+# Instruments at the lowest boundary: the strip's show() and the bus's transfers
+
+
+class BusTimer:
+    """The bus's `pace`: sleeps each transfer's bus time (when `paced`) and notes when it ended."""
+
+    def __init__(self, *, paced: bool) -> None:
+        self._paced = paced
+        self.transfers = 0
+        self.last_end = 0.0
+
+    def __call__(self, seconds: float) -> None:
+        if self._paced:
+            time.sleep(seconds)
+        self.last_end = time.perf_counter()
+        self.transfers += 1
+
+
+@dataclass
+class _LedLog:
+    """Frames the strip showed: when, and the game state the loop had drawn."""
+
+    frames: list[tuple[float, GameState]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def note(self, state: GameState) -> None:
+        with self.lock:
+            self.frames.append((time.perf_counter(), state))
+
+    def covered_since(self, start: int, coord: Coord) -> float | None:
+        """When the first frame from index `start` showed `coord` covered, if one did."""
+        with self.lock:
+            for at, state in self.frames[start:]:
+                if coord in state.covered:
+                    return at
+        return None
+
+    def __len__(self) -> int:
+        with self.lock:
+            return len(self.frames)
+
+
+def bench_config() -> TableConfig:
+    """The default table, without the burn-in shift: a full redraw every 3 minutes is not a
+    game event, and it would land in whichever touch it met."""
+    config = TableConfig()
+    return replace(config, oled=replace(config.oled, shift_every=None))
+
+
+@contextmanager
+def pi_like_table(
+    state_dir: Path, *, paced: bool, seed: int = SEED, config: TableConfig | None = None
+) -> Iterator[tuple[VirtualTable, BusTimer, _LedLog]]:
+    """The table as on the Pi, on virtual hardware: real clock, loop and OLED worker threads."""
+    config = config or bench_config()
+    timer = BusTimer(paced=paced)
+    bus = VirtualI2C(frequency=BUS_HZ, pace=timer)
+    pixels = ObservedPixelStrip(config.led_layout.pixel_count, DATA_PIN)
+    strip: Ws281xStrip[VirtualPixelStrip] = Ws281xStrip(pixels)
+    leds = _LedLog()
+    with (
+        SystemClock() as clock,
+        VirtualTable(
+            config,
+            state_dir,
+            rng=random.Random(seed),
+            clock=clock,
+            threaded_display=True,
+            bus=bus,
+            strip=strip,
+        ) as vt,
+    ):
+        pixels.on_show = lambda: leds.note(vt.table.state)
+        vt.start_loop()
+        _display_worker_idle(vt)  # the start-up screen is not a game event
+        yield vt, timer, leds
+
+
+# Driving the table from outside, as hands would
+
+
+def _until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise BenchError(f"gave up waiting {timeout:g} s for {what}")
+        time.sleep(POLL_S)
+
+
+def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
+    """Wait until the scanner is back to waiting for an edge after the release at
+    `released_at` (`time.monotonic`), so that the next press is timed from a table at rest, not
+    from one still debouncing the last release."""
+    time.sleep(max(released_at + vt.config.inputs.debounce_ms / 1000 - time.monotonic(), 0.0))
+    deadline = time.monotonic() + TIMEOUT_S
+    reads, since = vt.pin_reads, time.monotonic()
+    while time.monotonic() - since < SCAN_QUIET_S:
+        if time.monotonic() > deadline:
+            raise BenchError("the scanner never went idle")
+        time.sleep(POLL_S)
+        now_reads = vt.pin_reads
+        if now_reads != reads:
+            reads, since = now_reads, time.monotonic()
+
+
+def _display_worker_idle(vt: VirtualTable) -> None:
+    wait_idle = getattr(vt.display, "wait_idle", None)
+    if wait_idle is not None and not wait_idle(TIMEOUT_S):
+        raise BenchError("the OLED worker never finished its screen")
+
+
+@dataclass(frozen=True)
+class TouchSample:
+    """One touch: milliseconds from the switch closing to the LED frame and to the last byte of
+    its OLED screen."""
+
+    led_ms: float
+    oled_ms: float
+
+
+class Player:
+    """Plays the bench's games on a running Pi-like table and keeps what it measured.
+
+    Every move is one game event and changes the screen: a touch (its notice or the next turn),
+    a clue (dialled and announced in one go, since a notice may hide the dial), a new game.
+    """
+
+    def __init__(self, vt: VirtualTable, bus: BusTimer, leds: _LedLog) -> None:
+        self._vt = vt
+        self._bus = bus
+        self._leds = leds
+        self.touches: list[TouchSample] = []
+        self.event_bytes: list[int] = []
+        """OLED bytes sent for each game event."""
+
+    def play(self, touches: int) -> None:
+        """Play until `touches` touches were measured, starting new games as needed."""
+        while len(self.touches) < touches:
+            self.step()
+
+    def step(self) -> None:
+        """Make the next move of `next_move`."""
+        move = next_move(self._vt.table.state)
+        if move == "clue":
+            self._announce_clue()
+        elif move == "new":
+            self._new_game()
+        else:
+            self._touch(move)
+
+    def _shown(self, screen: object, sent: int, what: str) -> None:
+        """Wait until the screen of an event is on the OLED; note the bytes it took."""
+        vt = self._vt
+        _until(lambda: vt.display.screen != screen, f"the screen of {what}")
+        _display_worker_idle(vt)
+        self.event_bytes.append(vt.bus.bytes_written - sent)
+
+    def _touch(self, coord: Coord) -> None:
+        vt = self._vt
+        screen, sent = vt.display.screen, vt.bus.bytes_written
+        frames, transfers = len(self._leds), self._bus.transfers
+        closed_at = time.perf_counter()
+        vt.circuit.press_pad(coord)
+        _until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
+        led_at = self._leds.covered_since(frames, coord)
+        assert led_at is not None  # just waited for it
+        vt.circuit.release_pad(coord)
+        released_at = time.monotonic()
+        # The loop hands the screen over right after the LED frame; then the worker draws it.
+        self._shown(screen, sent, f"touching {coord}")
+        if self._bus.transfers == transfers:
+            raise BenchError(f"touching {coord} sent nothing to the OLED")
+        oled_at = self._bus.last_end
+        self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
+        _scanner_idle(vt, released_at)
+
+    def _announce_clue(self) -> None:
+        vt = self._vt
+        screen, sent = vt.display.screen, vt.bus.bytes_written
+        vt.encoder.turn(-1)  # the selector starts at 1 in every clue phase: now 0
+        vt.encoder.press()
+        time.sleep(PUSH_S)
+        vt.encoder.release()
+        _until(lambda: vt.table.state.phase is Phase.GUESS, "the clue to be announced")
+        self._shown(screen, sent, "a clue")
+
+    def _new_game(self) -> None:
+        vt = self._vt
+        game, screen, sent = vt.table.game, vt.display.screen, vt.bus.bytes_written
+        vt.circuit.press_button(ConsoleButton.NEW)
+        hold = 2.0 + NEW_HOLD_MARGIN_S
+        _until(lambda: vt.table.game is not game, "a new game", TIMEOUT_S + hold)
+        vt.circuit.release_button(ConsoleButton.NEW)
+        released_at = time.monotonic()
+        self._shown(screen, sent, "a new game")
+        _scanner_idle(vt, released_at)
+
+
+# Figures
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile: the smallest value with `share` of them at or below it.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.99)
+    5.0
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 0.5)
+    3.0
+    """
+    if not values:
+        raise ValueError("no values")
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)]
+
+
+def _spread(values: Sequence[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), 2),
+        "p99": round(percentile(values, 0.99), 2),
+    }
+
+
+def measure_play(
+    state_dir: Path, *, touches: int = TOUCHES, paced: bool = True, idle_s: float = IDLE_S
+) -> dict[str, Any]:
+    """Touch latency and OLED traffic over `touches` touches of real games, then the idle cost
+    over `idle_s` seconds without input."""
+    with pi_like_table(state_dir, paced=paced) as (vt, bus, leds):
+        player = Player(vt, bus, leds)
+        player.play(touches)
+        time.sleep(min(idle_s, 0.5))  # the last screen has gone out; now nobody touches
+        reads, cpu, wall = vt.pin_reads, time.process_time(), time.perf_counter()
+        time.sleep(idle_s)
+        idle_reads = vt.pin_reads - reads
+        idle_cpu = time.process_time() - cpu
+        idle_wall = time.perf_counter() - wall
+    events = player.event_bytes
+    return {
+        "touch_to_led_ms": _spread([s.led_ms for s in player.touches]),
+        "touch_to_oled_ms": _spread([s.oled_ms for s in player.touches]),
+        "oled_bytes_per_event": {
+            "sent": round(sum(events) / len(events), 1),
+            # Every event changed the screen, and Adafruit's show() sends all of it each time.
+            "full_frame": float(FULL_FRAME_BYTES),
+        },
+        "idle_pin_reads_per_s": round(idle_reads / idle_wall, 3),
+        "idle_cpu_percent": round(100 * idle_cpu / idle_wall, 3),
+        "samples": {"touches": len(player.touches), "oled_events": len(events)},
+    }
+
+
+def startup_probe(state_dir: Path, *, paced: bool) -> int:
+    """The child of `measure_startup`: start a table, say "ready", play a little, report memory.
+
+    Ready is what the service reports to systemd: hardware up, last game resumed, loop running.
+    """
+    with pi_like_table(state_dir, paced=paced) as (vt, bus, leds):
+        print("ready", flush=True)
+        player = Player(vt, bus, leds)
+        player.play(3)  # a table in use, not one that has only started
+    print(f"peak_rss_kib {peak_rss_kib()}", flush=True)
+    return 0
+
+
+def peak_rss_kib() -> int:
+    """This process's peak resident memory in KiB.
+
+    From /proc (VmHWM): `getrusage`'s maxrss would also count the parent's memory, which Linux
+    carries over the fork and exec that started this process.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text("ascii").splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+
+
+def measure_startup(runs: int = STARTUP_RUNS, *, paced: bool = True) -> dict[str, float]:
+    """Median time from process start to ready over `runs` starts, and the largest peak memory.
+
+    The runs share a state directory, so all but the first resume a saved game, as a table
+    switched on in the café does.
+    """
+    if runs < 1:
+        raise ValueError("at least one run")
+    starts: list[float] = []
+    peaks: list[int] = []
+    command = [sys.executable, "-m", "tools.bench", "--startup-probe"]
+    with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
+        for _ in range(runs):
+            began = time.perf_counter()
+            with subprocess.Popen(
+                [*command, state, *([] if paced else ["--unpaced"])],
+                stdout=subprocess.PIPE,
+                text=True,
+            ) as child:
+                assert child.stdout is not None  # asked for a pipe
+                line = child.stdout.readline()
+                ready = time.perf_counter() - began
+                rest, _ = child.communicate(timeout=60)
+            if line.strip() != "ready" or child.returncode != 0:
+                raise BenchError(f"the start-up probe failed (exit {child.returncode}): {line!r}")
+            starts.append(ready)
+            peaks.extend(
+                int(w.split()[1]) for w in rest.splitlines() if w.startswith("peak_rss_kib")
+            )
+    if len(peaks) != runs:
+        raise BenchError("the start-up probe did not report its memory")
+    return {
+        "startup_s": round(statistics.median(starts), 3),
+        "rss_mb": round(max(peaks) / 1024, 1),
+    }
+
+
+def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
+    """The limits of issue 6 and, for each, whether the figures keep within it."""
+    limits: dict[str, float] = {
+        "touch_to_led_ms_median": debounce_ms + 10,
+        "touch_to_oled_ms_median": debounce_ms + 30,
+        "oled_bytes_share": OLED_SHARE_BUDGET,
+        "idle_pin_reads_per_s": 0,
+        "idle_cpu_percent": CPU_BUDGET_PERCENT,
+        "startup_s": STARTUP_BUDGET_S,
+        "rss_mb": RSS_BUDGET_MB,
+    }
+    traffic = figures["oled_bytes_per_event"]
+    share = traffic["sent"] / traffic["full_frame"] if traffic["full_frame"] else math.inf
+    within = {
+        "touch_to_led_ms_median": figures["touch_to_led_ms"]["median"]
+        <= limits["touch_to_led_ms_median"],
+        "touch_to_oled_ms_median": figures["touch_to_oled_ms"]["median"]
+        <= limits["touch_to_oled_ms_median"],
+        "oled_bytes_share": share <= limits["oled_bytes_share"],
+        "idle_pin_reads_per_s": figures["idle_pin_reads_per_s"] == 0,
+        "idle_cpu_percent": figures["idle_cpu_percent"] < limits["idle_cpu_percent"],
+        "startup_s": figures["startup_s"] < limits["startup_s"],
+        "rss_mb": figures["rss_mb"] < limits["rss_mb"],
+    }
+    return {"budgets": limits, "within_budget": within, "oled_bytes_share": round(share, 3)}
+
+
+def run_bench(
+    *,
+    touches: int = TOUCHES,
+    paced: bool = True,
+    idle_s: float = IDLE_S,
+    startup_runs: int = STARTUP_RUNS,
+) -> dict[str, Any]:
+    """Every figure of `make bench`, with the budgets."""
+    with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
+        figures = measure_play(Path(state), touches=touches, paced=paced, idle_s=idle_s)
+    figures.update(measure_startup(startup_runs, paced=paced))
+    figures.update(budgets(figures, bench_config().inputs.debounce_ms))
+    return figures
+
+
+def comparison(figures: dict[str, Any]) -> str:
+    """The budget table for a human reader."""
+    measured = {
+        "touch_to_led_ms_median": figures["touch_to_led_ms"]["median"],
+        "touch_to_oled_ms_median": figures["touch_to_oled_ms"]["median"],
+        "oled_bytes_share": figures["oled_bytes_share"],
+        "idle_pin_reads_per_s": figures["idle_pin_reads_per_s"],
+        "idle_cpu_percent": figures["idle_cpu_percent"],
+        "startup_s": figures["startup_s"],
+        "rss_mb": figures["rss_mb"],
+    }
+    lines = []
+    for name, value in measured.items():
+        verdict = "ok" if figures["within_budget"][name] else "OVER BUDGET"
+        lines.append(f"{name:<26}{value:>10}  budget {figures['budgets'][name]:<6}  {verdict}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench",
+        description="Measure the table on virtual hardware in real time; print one JSON object.",
+    )
+    parser.add_argument("--touches", type=int, default=TOUCHES, help="touches to time")
+    parser.add_argument("--idle", type=float, default=IDLE_S, help="seconds of idle to measure")
+    parser.add_argument("--startup-runs", type=int, default=STARTUP_RUNS)
+    parser.add_argument("--unpaced", action="store_true", help="no bus pacing (quick checks)")
+    parser.add_argument("--startup-probe", type=Path, metavar="STATE_DIR", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.startup_probe is not None:
+        return startup_probe(args.startup_probe, paced=not args.unpaced)
+    if args.touches < 1 or args.idle <= 0 or args.startup_runs < 1:
+        parser.error("--touches and --startup-runs must be 1 or more, --idle more than 0")
+    figures = run_bench(
+        touches=args.touches,
+        paced=not args.unpaced,
+        idle_s=args.idle,
+        startup_runs=args.startup_runs,
+    )
+    print(json.dumps(figures, indent=2))
+    print(comparison(figures), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
