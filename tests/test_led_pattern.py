@@ -9,16 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, Key, Team, parse_action
+from firmware.drivers.key_picture import ALL_OFF, BLACK, KeyColours, scale
 from firmware.drivers.led_layout import LedConfigError, Light, Side
 from firmware.table.led_pattern import (
-    ALL_OFF,
-    BLACK,
-    KeyColours,
     LedStyle,
     gamma_table,
     key_pattern,
     next_blink_edge,
-    scale,
     wiring_pattern,
 )
 

@@ -21,13 +21,13 @@ from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, parse_acti
 from firmware.drivers.led_layout import LedConfigError, LedLayout
 from firmware.drivers.led_strip import (
     LedBackendError,
-    LedKey,
     NeoPixelSpiStrip,
     Ws281xStrip,
     open_pixel_strip,
     open_strip,
     open_virtual_strip,
 )
+from firmware.table.led_key import LedKey
 from firmware.table.led_pattern import LedStyle, key_pattern
 from firmware.virtual.strip import Color, VirtualPixelStrip
 
@@ -174,7 +174,7 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [
         r
         for r in caplog.records
-        if r.name == "firmware.drivers.led_strip" and r.levelno >= logging.ERROR
+        if r.name == "firmware.drivers.key_strip" and r.levelno >= logging.ERROR
     ]
 
 
@@ -187,7 +187,7 @@ def test_a_failing_show_is_logged_once_per_outage_and_retried_next_frame(
     caplog: pytest.LogCaptureFixture,
     fault: Exception,
 ) -> None:
-    caplog.set_level(logging.INFO, logger="firmware.drivers.led_strip")
+    caplog.set_level(logging.INFO, logger="firmware.drivers.key_strip")
     key = LedKey(strip, style=PLAIN)
     pixels.fail_next_show(fault, times=3)
     for _ in range(3):
@@ -415,15 +415,18 @@ def test_spi_backend_drives_neopixel_spi(
     assert spi_modules.closed == 1
 
 
-def test_hardware_libraries_are_imported_only_when_their_backend_opens() -> None:
+def test_backends_are_imported_only_when_they_open() -> None:
     code = (
-        "import sys, firmware.drivers.led_strip as s; s.open_strip('virtual', 29).close();"
+        "import sys, firmware.drivers.led_strip as s;"
+        "print('firmware.virtual.strip' in sys.modules);"
+        "s.open_strip('virtual', 29).close();"
         "print(sorted({'rpi_ws281x', 'neopixel_spi', 'board', 'busio'} & set(sys.modules)))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "[]"
+    # The virtual twin too is a backend, loaded when it opens.
+    assert result.stdout.split() == ["False", "[]"]
 
 
 # --- the virtual strip against the real rpi_ws281x --------------------------------------------

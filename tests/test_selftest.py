@@ -11,12 +11,13 @@ from board_rules.codenames import Coord
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.console import Console
 from firmware.drivers.events import ConsoleButton, InputEvent
-from firmware.drivers.led_strip import LedKey, open_virtual_strip
+from firmware.drivers.key_picture import KeyColours
+from firmware.drivers.led_strip import open_virtual_strip
 from firmware.drivers.oled import Oled
 from firmware.service.selftest import SWITCHES, Report, SelfTest
 from firmware.service.selftest import test_pattern as oled_test_pattern
 from firmware.table.i18n import translations
-from firmware.table.led_pattern import KeyColours
+from firmware.table.led_key import LedKey
 from firmware.table.messages import switch_name
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C

@@ -1,4 +1,4 @@
-"""The LED key on the wire: strip backends behind one small interface, and `LedKey` that draws.
+"""The LED strip: its backends behind one small interface (`LedStrip`).
 
 Backends, chosen by name in the config:
 - `ws281x` (default): rpi_ws281x's `PixelStrip` on GPIO 10, the SPI MOSI pin, channel 0;
@@ -7,33 +7,22 @@ Backends, chosen by name in the config:
 - `virtual`: `firmware.virtual.strip.VirtualPixelStrip`, driven by the very code that drives the
   real `PixelStrip`, so only the last layer differs on the desktop.
 
-The hardware libraries are imported inside their backend only, when it is opened.
-
-`LedKey` turns a game state into a frame: the pattern (`firmware.table.led_pattern`), the wiring
-(`firmware.drivers.led_layout`) and the colour curve, and writes the strip only when a pixel
-changed. A strip fault never stops the table: a failing `show()` is logged once per outage and the
-frame is written again in full on the next render.
+The hardware libraries, and the virtual twin, are imported inside their backend only, when it is
+opened. `firmware.drivers.key_strip` draws pictures of the key on a strip.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from board_rules.codenames.state import GameState
-from firmware.drivers.led_layout import LedConfigError, LedError, LedLayout
+from firmware.drivers.key_picture import BLACK, Colour
+from firmware.drivers.led_layout import LedConfigError, LedError
 from firmware.drivers.pinout import LED_SPI_DATA
-from firmware.table.led_pattern import (
-    ALL_OFF,
-    BLACK,
-    Colour,
-    KeyColours,
-    LedStyle,
-    gamma_table,
-    key_pattern,
-)
-from firmware.virtual.strip import VirtualPixelStrip
+
+if TYPE_CHECKING:
+    from firmware.virtual.strip import VirtualPixelStrip
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +41,7 @@ class LedBackendError(LedError, RuntimeError):
 
 
 class LedStrip(Protocol):
-    """A chain of RGB pixels, as `LedKey` uses it."""
+    """A chain of RGB pixels, as `KeyStrip` uses it."""
 
     @property
     def count(self) -> int:
@@ -188,6 +177,10 @@ def open_pixel_strip(
 
 def open_virtual_strip(count: int, brightness: int = 255) -> Ws281xStrip[VirtualPixelStrip]:
     """The `virtual` backend; `.pixel_strip` is the `VirtualPixelStrip` to read."""
+    # Imported here, like the hardware libraries: the twin is a backend, which the drivers
+    # load when it is opened rather than depend on.
+    from firmware.virtual.strip import VirtualPixelStrip
+
     return open_pixel_strip(VirtualPixelStrip, count, brightness)
 
 
@@ -271,128 +264,11 @@ def _check_strip_settings(count: int, brightness: int) -> None:
         )
 
 
-class LedKey:
-    """The spymasters' key on a strip: draws a game state at a time, writing only changes.
-
-    >>> from board_rules.codenames import GameState, Key
-    >>> strip = open_strip("virtual", 29)
-    >>> with LedKey(strip) as key:
-    ...     key.render(GameState.start(Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")), t=0.0)
-    ...     key.render(GameState.start(Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA")), t=0.1)
-    True
-    False
-
-    Not thread-safe: draw from one loop.
-    """
-
-    def __init__(
-        self, strip: LedStrip, layout: LedLayout | None = None, style: LedStyle | None = None
-    ) -> None:
-        self._layout = layout or LedLayout()
-        if strip.count < self._layout.pixel_count:
-            raise LedConfigError(
-                "count",
-                f"the layout needs {self._layout.pixel_count} pixels, the strip has {strip.count}",
-            )
-        self._strip = strip
-        self._wire_order = self._layout.wire_order()
-        self._style = style or LedStyle()
-        self._curve = gamma_table(self._style)
-        self._shown: tuple[Colour, ...] | None = None
-        """The frame on the pixels; None when unknown (nothing shown yet, or a write failed)."""
-        self._failing = False
-        self._closed = False
-
-    @property
-    def strip(self) -> LedStrip:
-        """The strip drawn on."""
-        return self._strip
-
-    @property
-    def layout(self) -> LedLayout:
-        """The wiring in use."""
-        return self._layout
-
-    @property
-    def style(self) -> LedStyle:
-        """The look in use."""
-        return self._style
-
-    @style.setter
-    def style(self, style: LedStyle) -> None:
-        # Takes effect at the next render, which writes whatever pixels the new look changes.
-        self._style = style
-        self._curve = gamma_table(style)
-
-    @property
-    def failing(self) -> bool:
-        """True from a failed write until one goes out again."""
-        return self._failing
-
-    def render(self, state: GameState, t: float) -> bool:
-        """Draw the key of `state` at time `t`; True when a frame went out."""
-        return self.show(key_pattern(state, t, self._style))
-
-    def blank(self) -> bool:
-        """Turn every light off (the table asleep); True when a frame went out."""
-        return self.show(ALL_OFF)
-
-    def show(self, picture: KeyColours) -> bool:
-        """Draw any picture (the key, a dimmed key, the wiring chase); True when a frame went
-        out, False when nothing changed or the strip failed."""
-        if self._closed:
-            return False
-        frame = self._wire_frame(picture)
-        if frame == self._shown:
-            return False
-        try:
-            for index, colour in enumerate(frame):
-                if self._shown is None or self._shown[index] != colour:
-                    self._strip.set_pixel(index, colour)
-            self._strip.show()
-        except STRIP_FAULTS as error:
-            # Forget what the pixels hold: a half-sent frame leaves them unknown, so the next
-            # render writes every pixel again.
-            self._shown = None
-            if not self._failing:
-                self._failing = True
-                log.error("LED strip failed; the key goes on, retrying every frame: %s", error)
-            return False
-        self._shown = frame
-        if self._failing:
-            self._failing = False
-            log.info("LED strip works again")
-        return True
-
-    def _wire_frame(self, picture: KeyColours) -> tuple[Colour, ...]:
-        curve = self._curve
-        frame = [BLACK] * self._strip.count
-        for index, light in enumerate(self._wire_order):
-            if light is not None:
-                r, g, b = picture[light]
-                frame[index] = (curve[r], curve[g], curve[b])
-        return tuple(frame)
-
-    def close(self) -> None:
-        """Turn the key off and close the strip. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        self._strip.close()
-
-    def __enter__(self) -> LedKey:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
 __all__ = [
     "BACKENDS",
     "DATA_PIN",
     "STRIP_FAULTS",
     "LedBackendError",
-    "LedKey",
     "LedStrip",
     "NeoPixelSpiStrip",
     "PixelStripLike",

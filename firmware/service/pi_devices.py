@@ -20,13 +20,13 @@ from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
 from firmware.drivers.led_strip import (
     LedBackendError,
-    LedKey,
     LedStrip,
     open_strip,
     open_virtual_strip,
 )
 from firmware.drivers.oled import Oled
 from firmware.table.config import TableConfig
+from firmware.table.led_key import LedKey
 
 log = logging.getLogger(__name__)
 

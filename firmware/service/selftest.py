@@ -35,10 +35,11 @@ from firmware.drivers.events import (
     PadReleased,
     PadStuck,
 )
+from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.led_layout import CELLS, EDGES
 from firmware.drivers.matrix import Switch
 from firmware.table import messages as m
-from firmware.table.led_pattern import KeyColours, wiring_pattern
+from firmware.table.led_pattern import wiring_pattern
 from firmware.table.messages import switch_name
 from firmware.table.oled_render import HEIGHT, WIDTH, render_screen
 from firmware.table.screens import Screen

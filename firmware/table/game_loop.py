@@ -59,9 +59,10 @@ from firmware.drivers.events import (
     PadPressed,
     PadStuck,
 )
+from firmware.drivers.key_picture import KeyColours
 from firmware.table import messages as m
 from firmware.table.i18n import translations
-from firmware.table.led_pattern import KeyColours, LedStyle, key_pattern, next_blink_edge
+from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
 from firmware.table.menu import Menu, MenuChoice
 from firmware.table.sand_timer import SandTimer
 from firmware.table.screens import Screen, TableView, compose

@@ -29,18 +29,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from board_rules.codenames.grid import ALL_COORDS
 from board_rules.codenames.key import Identity, Team
 from board_rules.codenames.state import GameState
-from firmware.drivers.led_layout import CELLS, EDGES, LedConfigError, Light, Side
-
-Colour = tuple[int, int, int]
-"""Red, green and blue, each 0–255."""
-
-BLACK: Colour = (0, 0, 0)
+from firmware.drivers.key_picture import BLACK, Colour, KeyColours, scale, wire_curve
+from firmware.drivers.led_layout import LedConfigError, Light, Side
 
 
 @dataclass(frozen=True)
@@ -124,58 +120,7 @@ class LedStyle:
         return self.identity_colour(Identity.of_team(team))
 
 
-@dataclass(frozen=True)
-class KeyColours:
-    """One picture of the key: a colour for each cell and each edge light.
-
-    >>> from board_rules.codenames import Coord
-    >>> picture = KeyColours.uniform((1, 2, 3))
-    >>> picture[Coord.parse("C3")], picture[Side.LEFT]
-    ((1, 2, 3), (1, 2, 3))
-    """
-
-    cells: tuple[Colour, ...]
-    """In reading order, A1 to E5."""
-    edges: tuple[Colour, ...]
-    """In the order top, right, bottom, left."""
-
-    def __post_init__(self) -> None:
-        if len(self.cells) != CELLS or len(self.edges) != EDGES:
-            raise ValueError(
-                f"a key picture has {CELLS} cells and {EDGES} edges,"
-                f" not {len(self.cells)} and {len(self.edges)}"
-            )
-
-    @classmethod
-    def uniform(cls, colour: Colour) -> KeyColours:
-        """Every light the same colour."""
-        return cls((colour,) * CELLS, (colour,) * EDGES)
-
-    @classmethod
-    def build(cls, colour_of: Callable[[Light], Colour]) -> KeyColours:
-        """A picture from a colour for each light."""
-        return cls(
-            tuple(colour_of(coord) for coord in ALL_COORDS),
-            tuple(colour_of(side) for side in Side),
-        )
-
-    def __getitem__(self, light: Light) -> Colour:
-        if isinstance(light, Side):
-            return self.edges[_SIDES.index(light)]
-        return self.cells[light.index]
-
-    def dimmed(self, factor: float) -> KeyColours:
-        """This picture at `factor` of its level (0 turns it off); lit channels stay lit."""
-        return KeyColours(
-            tuple(scale(c, factor) for c in self.cells),
-            tuple(scale(c, factor) for c in self.edges),
-        )
-
-
 _SIDES = tuple(Side)
-
-ALL_OFF = KeyColours.uniform(BLACK)
-"""Every light off: the table asleep, or the key hidden."""
 
 
 def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
@@ -227,27 +172,14 @@ def wiring_pattern(t: float, step: float = 0.5) -> KeyColours:
 
 
 def gamma_table(style: LedStyle) -> tuple[int, ...]:
-    """Wire value for each perceptual channel value 0–255: brightness, then gamma.
-
-    A channel that is lit stays at 1 or more: at low brightness the curve would round the
-    dimmed assassin, and every covered cell, to off.
+    """The wire value of each perceptual channel value 0–255 in `style`: its brightness, then
+    its gamma (`key_picture.wire_curve`).
 
     >>> table = gamma_table(LedStyle(brightness=20))
     >>> table[0], table[1], table[255]
     (0, 1, 1)
     """
-    level = style.brightness / 255
-    return tuple(
-        0 if v == 0 else max(1, round(255 * (v / 255 * level) ** style.gamma)) for v in range(256)
-    )
-
-
-def scale(colour: Colour, factor: float) -> Colour:
-    """`colour` at `factor` of its level; with a factor above 0 a lit channel stays lit."""
-    if factor <= 0:
-        return BLACK
-    r, g, b = (0 if c == 0 else max(1, min(255, round(c * factor))) for c in colour)
-    return (r, g, b)
+    return wire_curve(style.brightness, style.gamma)
 
 
 def _high(t: float, hz: float) -> bool:

@@ -25,12 +25,13 @@ from gpiozero.pins.mock import MockFactory
 from board_rules.codenames import Coord, Key
 from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
-from firmware.drivers.led_strip import LedKey, Ws281xStrip, open_virtual_strip
+from firmware.drivers.led_strip import Ws281xStrip, open_virtual_strip
 from firmware.drivers.oled import Oled
 from firmware.service.pi_devices import open_console
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker, ImmediateDisplay
 from firmware.table.game_loop import Table, TableEvent, TimingSettings
+from firmware.table.led_key import LedKey
 from firmware.table.store import GameStore
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
