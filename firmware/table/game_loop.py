@@ -63,7 +63,7 @@ from firmware.drivers.key_picture import KeyColours
 from firmware.table import messages as m
 from firmware.table.i18n import translations
 from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
-from firmware.table.menu import Menu, MenuChoice
+from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
 from firmware.table.sand_timer import SandTimer
 from firmware.table.screens import Screen, TableView, compose
 from firmware.table.settings import TableSettings
@@ -202,8 +202,7 @@ class Table:
         """When the sand timer's pending tick comes (redraw of its bar, or its end)."""
         self._holds_seen: set[ConsoleButton] = set()
         """Buttons whose latest press was held: its release ends a hold, not a short press."""
-        self._menu: Menu | None = None
-        self._pad_test: str | None = None
+        self._mode: ControlMode = PLAYING
         self._asleep = False
         self._waking_button: ConsoleButton | None = None
         self._last_input = clock.monotonic()
@@ -320,10 +319,14 @@ class Table:
         elif isinstance(event, ButtonHeld):
             self._holds_seen.add(event.button)
         led = False
-        if self._pad_test is not None:
-            self._on_pad_test(event)
-        elif self._menu is not None:
-            led = self._on_menu(event)
+        mode = self._mode
+        if isinstance(mode, PadTest):
+            self._mode = mode.on(event, self._catalog)
+        elif isinstance(mode, MenuOpen):
+            self._mode, settings = mode.on(event, self.settings)
+            led = settings != self.settings
+            if led:
+                self._change_settings(settings)
         else:
             led = self._on_play(event, now)
         self._refresh(led=led)
@@ -348,7 +351,7 @@ class Table:
             if phase in (Phase.CLUE, Phase.PENALTY_COVER):
                 return self._play(GiveClue(self._selector), now)
         elif isinstance(event, EncoderHeld):
-            self._menu = Menu()
+            self._mode = MenuOpen()
         elif isinstance(event, ButtonPressed) and event.button is ConsoleButton.DONE:
             return self._play(Done(), now)
         elif isinstance(event, ButtonHeld):
@@ -505,26 +508,7 @@ class Table:
         self._show_notice(now, m.TIME_UP, *((m.TURN_OVER,) if ended else ()))
         return ended
 
-    # Menu and pad test
-
-    def _on_menu(self, event: InputEvent) -> bool:
-        menu = self._menu
-        assert menu is not None  # only called with the menu open
-        if isinstance(event, EncoderTurned):
-            self._menu = menu.turned(event.steps)
-        elif isinstance(event, EncoderHeld):
-            self._menu = None
-        elif isinstance(event, EncoderPushed):
-            settings, choice = menu.pushed(self.settings)
-            if choice is MenuChoice.EXIT:
-                self._menu = None
-            elif choice is MenuChoice.PAD_TEST:
-                self._menu = None
-                self._pad_test = ""
-            elif settings != self.settings:
-                self._change_settings(settings)
-                return True
-        return False
+    # Menu settings
 
     def _change_settings(self, settings: TableSettings) -> None:
         changed = {
@@ -542,14 +526,6 @@ class Table:
         brightness = BRIGHTNESS_STEPS[self.settings.brightness]
         if self._lights.style.brightness != brightness:
             self._lights.style = replace(self._lights.style, brightness=brightness)
-
-    def _on_pad_test(self, event: InputEvent) -> None:
-        if isinstance(event, EncoderHeld):
-            self._pad_test = None
-            return
-        line = m.pad_test_line(self._catalog, event)
-        if line is not None:
-            self._pad_test = line
 
     # Sleep
 
@@ -574,8 +550,7 @@ class Table:
         self._asleep = True
         self._screen.set_dimmed(True)
         # Staff walked away: the table wakes to the game, not to their menu or pad test.
-        self._menu = None
-        self._pad_test = None
+        self._mode = PLAYING
         self._refresh(led=True)
 
     # Timers and feedback
@@ -639,7 +614,8 @@ class Table:
 
     def view(self, now: float) -> TableView:
         """What the screen shows now."""
-        menu = None if self._menu is None else self._menu.view(self.settings, self._catalog)
+        mode = self._mode
+        menu = mode.menu.view(self.settings, self._catalog) if isinstance(mode, MenuOpen) else None
         timer = None
         if self._timer is not None:
             timer = self._timer.fraction_left(now)
@@ -650,5 +626,5 @@ class Table:
             timer_left=timer,
             not_saving=self._fault,
             menu=menu,
-            pad_test=self._pad_test,
+            pad_test=mode.last if isinstance(mode, PadTest) else None,
         )
