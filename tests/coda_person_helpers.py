@@ -23,6 +23,7 @@ from board_rules.coda import (
     TakeTiles,
     Tile,
     Value,
+    view_of,
 )
 from firmware.coda.controller import HUMAN, CodaController
 
@@ -55,7 +56,7 @@ def disguised(state: GameState) -> GameState:
     hand = state.hand if public_hand else tuple(other(t) for t in state.hand)
     pool = Pool(black=state.pool.black[::-1], white=state.pool.white[::-1])
     forged = replace(state, rows=rows, hand=hand, pool=pool)
-    assert forged.view(HUMAN) == state.view(HUMAN)  # the disguise touches secrets only
+    assert view_of(forged, HUMAN) == view_of(state, HUMAN)  # the disguise touches secrets only
     return forged
 
 

@@ -25,6 +25,7 @@ from board_rules.coda import (
     deduce_rows,
     game_tiles,
     is_ordered,
+    view_of,
 )
 
 from .coda_helpers import random_play, tiles
@@ -116,7 +117,7 @@ def test_a_view_that_no_deal_explains_is_rejected() -> None:
 def test_a_players_view_rules_out_its_own_tiles_and_every_revealed_one() -> None:
     states = random_play(3, 2, advanced=False)
     state = next(s for s in states if s.phase.value == "attack" and s.hand)
-    view = state.view(state.turn)
+    view = view_of(state, state.turn)
     found = deduce(view)
     mine = {slot.tile for slot in state.rows[state.turn]} | set(state.hand)
     for key in found.counts:
@@ -224,7 +225,7 @@ def test_deduction_is_sound_the_true_value_is_always_possible(
     states = random_play(seed, players, advanced)
     for state in data.draw(st.lists(st.sampled_from(states), min_size=1, max_size=4)):
         viewer = data.draw(st.integers(min_value=0, max_value=players - 1))
-        found = deduce(state.view(viewer))
+        found = deduce(view_of(state, viewer))
         for player, row in enumerate(state.rows):
             for index, slot in enumerate(row):
                 if player != viewer and not slot.revealed:

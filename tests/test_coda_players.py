@@ -25,6 +25,7 @@ from board_rules.coda import (
     play_game,
     play_match,
     strategy,
+    view_of,
 )
 from board_rules.coda.exposure import exposure, public_tiles
 from board_rules.coda.players import KEEP_ATTACKING
@@ -36,7 +37,7 @@ HARD, EASY, RANDOM = (strategy(level) for level in (Level.HARD, Level.EASY, Leve
 
 
 def hard(state: GameState, seed: int = 0) -> object:
-    return HARD(state.view(state.turn), random.Random(seed))
+    return HARD(view_of(state, state.turn), random.Random(seed))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -89,9 +90,9 @@ def test_hard_attacks_the_most_probable_tile_and_value(
 ) -> None:
     for state in attack_states(seed, players, advanced)[::3]:
         action = hard(state)
-        guesses = deduce(state.view(state.turn)).guesses()
+        guesses = deduce(view_of(state, state.turn)).guesses()
         if isinstance(action, Attack):
-            found = deduce(state.view(state.turn))
+            found = deduce(view_of(state, state.turn))
             assert found.probability(action.player, action.index, action.value) == guesses[0][0]
         else:
             assert isinstance(action, Stop) and state.hits
@@ -111,7 +112,7 @@ def test_hard_goes_on_attacking_when_it_is_sure() -> None:
 def test_hard_stops_when_its_best_guess_is_less_likely_than_not() -> None:
     state = play(start(**FOUR_BLACK), TakeTiles(2, 2), TakeTiles(4, 0), Draw(WHITE))
     state = play(state, Attack(1, 0, 0))
-    best = deduce(state.view(0)).guesses()[0][0]
+    best = deduce(view_of(state, 0)).guesses()[0][0]
     assert best < KEEP_ATTACKING
     assert hard(state) == Stop()
 
@@ -124,7 +125,7 @@ def test_hard_does_not_risk_its_last_hidden_tile_on_a_guess() -> None:
         if s.phase is Phase.ATTACK and s.hits and not s.hand and len(s.hidden(s.turn)) == 1
     ]
     for state in risky:
-        best = deduce(state.view(state.turn)).guesses()[0][0]
+        best = deduce(view_of(state, state.turn)).guesses()[0][0]
         assert (hard(state) == Stop()) == (best < 1)
 
 
@@ -161,7 +162,7 @@ def test_hard_places_a_drawn_dash_where_its_row_is_hardest_to_read() -> None:
     assert state.hand == (Tile(BLACK, "-"),)
     action = hard(state)
     assert isinstance(action, Place)
-    view = state.view(0)
+    view = view_of(state, 0)
     public = public_tiles(view, besides=0)
     row = list(state.rows[0])
     scores = {
@@ -182,20 +183,20 @@ def test_hard_reveals_the_own_tile_whose_loss_tells_least() -> None:
 
 def test_easy_names_only_possible_values_and_stops_after_one_right_attack() -> None:
     for state in attack_states(6, 3, True):
-        action = EASY(state.view(state.turn), random.Random(1))
+        action = EASY(view_of(state, state.turn), random.Random(1))
         if state.hits:
             assert action == Stop()
         else:
             assert isinstance(action, Attack)
-            found = deduce(state.view(state.turn))
+            found = deduce(view_of(state, state.turn))
             assert action.value in found.possible(action.player, action.index)
 
 
 def test_random_names_values_the_deduction_rules_out() -> None:
     impossible = 0
     for state in attack_states(8, 2, False):
-        action = RANDOM(state.view(state.turn), random.Random(2))
+        action = RANDOM(view_of(state, state.turn), random.Random(2))
         if isinstance(action, Attack):
-            found = deduce(state.view(state.turn))
+            found = deduce(view_of(state, state.turn))
             impossible += action.value not in found.possible(action.player, action.index)
     assert impossible > 0

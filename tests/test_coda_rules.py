@@ -41,6 +41,9 @@ from board_rules.coda import (
     is_ordered,
     legal_slots,
     shuffle_pool,
+    state_from_json,
+    state_to_json,
+    view_of,
 )
 from board_rules.coda.opening import is_layout, opening_row, take_range
 
@@ -72,7 +75,7 @@ def exhaust_pool(state: GameState) -> GameState:
         index = state.hidden(target)[0]
         state = play(state, Attack(target, index, wrong_value(state, target, index)))
         if state.phase is Phase.PLACE:
-            state = play(state, Place(state.view(state.turn).place_slots()[0]))
+            state = play(state, Place(view_of(state, state.turn).place_slots()[0]))
     return state
 
 
@@ -195,9 +198,9 @@ def test_a_turn_starts_with_drawing_a_tile_of_the_chosen_colour() -> None:
 def test_the_drawn_tile_is_kept_apart_and_seen_only_by_its_owner() -> None:
     drawn = play(opened(), Draw(BLACK))
     assert row(drawn, 0) == "b1 w3 b5 w8"
-    assert drawn.view(0).hand[0].value == 4
-    assert drawn.view(1).hand[0].value is None
-    assert drawn.view(1).hand[0].color is BLACK
+    assert view_of(drawn, 0).hand[0].value == 4
+    assert view_of(drawn, 1).hand[0].value is None
+    assert view_of(drawn, 1).hand[0].color is BLACK
 
 
 def test_a_colour_with_no_tile_left_cannot_be_drawn() -> None:
@@ -242,7 +245,7 @@ def test_a_wrong_attack_puts_the_drawn_tile_face_up_into_the_row_and_ends_the_tu
 def test_everyone_hears_a_wrong_attack_the_miss_stays_on_the_tile() -> None:
     state = play(opened(), Draw(BLACK), Attack(1, 1, 5))
     assert state.rows[1][1].misses == {5}
-    assert state.view(0).rows[1][1].misses == {5}
+    assert view_of(state, 0).rows[1][1].misses == {5}
 
 
 def test_turns_pass_in_the_order_of_play() -> None:
@@ -418,7 +421,7 @@ ADVANCED = {"black": "b- b3 b0 b8", "white": "w5 w- w2 w9", "advanced": True}
 def test_every_advanced_opening_is_laid_out_by_its_owner_even_without_a_dash() -> None:
     state = play(start(**ADVANCED), TakeTiles(2, 2))  # type: ignore[arg-type]
     assert state.phase is Phase.ARRANGE and state.rows[0] == ()
-    assert state.view(1).hand[0].value is None  # the others see four backs, nothing more
+    assert view_of(state, 1).hand[0].value is None  # the others see four backs, nothing more
     state = play(state, Arrange((0, 2)), TakeTiles(2, 2))
     assert state.phase is Phase.ARRANGE and state.turn == 1
     assert rejection(state, Draw(BLACK)) is Reason.MUST_ARRANGE
@@ -445,7 +448,7 @@ def test_an_opening_takes_no_more_of_a_colour_than_its_stack_holds() -> None:
     assert take_range(4, black_left=1, white_left=12) == (0, 1)
     assert take_range(3, black_left=12, white_left=1) == (2, 3)
     short = replace(start(), pool=replace(start().pool, black=(Tile(BLACK, 5),)))
-    assert short.view(0).take_range() == (0, 1)
+    assert view_of(short, 0).take_range() == (0, 1)
     assert rejection(short, TakeTiles(2, 2)) is Reason.COLOUR_USED_UP
     assert row(play(short, TakeTiles(1, 3)), 0) == "w0 w1 w2 b5"
 
@@ -462,13 +465,13 @@ def test_an_opening_layout_puts_each_dash_at_its_place_and_the_numbers_in_order(
 
 def test_a_view_lays_out_its_own_hand_as_the_rules_do() -> None:
     state = play(start(**ADVANCED), TakeTiles(2, 2))  # type: ignore[arg-type]
-    mine = state.view(0)
+    mine = view_of(state, 0)
     assert mine.held_dashes() == (Tile(BLACK, DASH), Tile(WHITE, DASH))
     for positions in [(3, 0), (0, 1), (2, 3)]:
         laid = play(state, Arrange(positions))
         assert mine.opening_row(positions) == tuple(slot.tile for slot in laid.rows[0])
     with pytest.raises(ValueError, match="owner"):
-        state.view(1).held_dashes()
+        view_of(state, 1).held_dashes()
 
 
 def advanced_opened() -> GameState:
@@ -490,15 +493,15 @@ def test_naming_a_dash_is_an_attack_of_the_advanced_game_only() -> None:
 def test_every_tile_entering_an_advanced_row_waits_for_its_owner_to_place_it() -> None:
     state = play(advanced_opened(), Draw(BLACK), Attack(1, 0, 0), Stop())
     assert (state.phase, state.face_up) == (Phase.PLACE, False)
-    assert state.view(0).place_slots() == (1, 2)  # either side of the dash
-    assert state.view(1).hand[0].value is None
+    assert view_of(state, 0).place_slots() == (1, 2)  # either side of the dash
+    assert view_of(state, 1).hand[0].value is None
     assert rejection(state, Stop()) is Reason.MUST_PLACE
     state = play(state, Place(2))
     assert row(state, 0) == "b1 b- b3 w5 w7" and state.turn == 1
     # A single possible place is asked for all the same, so the phase tells nothing.
     state = play(state, Draw(BLACK), Attack(0, 4, 7), Stop())
     assert state.hand == (Tile(BLACK, 4),) and row(state, 1) == "B0 w2 b8 w9"
-    assert state.phase is Phase.PLACE and state.view(1).place_slots() == (2,)
+    assert state.phase is Phase.PLACE and view_of(state, 1).place_slots() == (2,)
 
 
 def test_a_number_goes_either_side_of_a_dash_but_never_out_of_order() -> None:
@@ -512,7 +515,7 @@ def test_a_number_goes_either_side_of_a_dash_but_never_out_of_order() -> None:
 def test_a_wrong_attack_in_the_advanced_game_places_the_tile_face_up_where_chosen() -> None:
     state = play(advanced_opened(), Draw(BLACK), Attack(1, 0, 5))
     assert (state.phase, state.face_up) == (Phase.PLACE, True)
-    assert state.view(1).hand[0].value == 3  # turned over for everyone to see
+    assert view_of(state, 1).hand[0].value == 3  # turned over for everyone to see
     assert row(play(state, Place(1)), 0) == "b1 B3 b- w5 w7"
 
 
@@ -520,7 +523,7 @@ def test_a_drawn_dash_goes_wherever_its_owner_places_it() -> None:
     state = play(advanced_opened(), Draw(BLACK), Attack(1, 0, 5))
     state = play(state, Place(1), Draw(WHITE), Attack(0, 0, 1), Stop())
     assert state.hand == (Tile(WHITE, DASH),)
-    assert state.view(1).place_slots() == (0, 1, 2, 3, 4)
+    assert view_of(state, 1).place_slots() == (0, 1, 2, 3, 4)
     assert row(play(state, Place(0)), 1) == "w- b0 w2 b8 w9"
 
 
@@ -528,7 +531,7 @@ def test_a_dash_never_moves_once_in_the_row() -> None:
     state = play(advanced_opened(), Draw(BLACK), Attack(1, 0, 0), Stop(), Place(2))
     state = play(state, Draw(WHITE), Attack(0, 0, 1), Stop(), Place(4))
     state = play(state, Draw(BLACK), Attack(1, 1, 2), Stop())
-    state = play(state, Place(state.view(0).place_slots()[0]))
+    state = play(state, Place(view_of(state, 0).place_slots()[0]))
     tiles_now = [str(slot.tile) for slot in state.rows[0]]
     assert tiles_now == ["b1", "b-", "b3", "b4", "w5", "w7"]
 
@@ -575,11 +578,11 @@ def test_only_attacks_stops_and_timeouts_are_taken_during_the_attacks() -> None:
 
 def test_a_view_holds_own_values_revealed_values_and_colours_only() -> None:
     state = play(opened(), Draw(BLACK), Attack(1, 2, 7))
-    view = state.view(1)
+    view = view_of(state, 1)
     assert [s.value for s in view.rows[1]] == [0, 2, 7, 9]
     assert [s.value for s in view.rows[0]] == [None] * 4
     assert [s.color for s in view.rows[0]] == [BLACK, WHITE, BLACK, WHITE]
-    assert state.view(0).rows[1][2].value == 7 and state.view(0).rows[1][0].value is None
+    assert view_of(state, 0).rows[1][2].value == 7 and view_of(state, 0).rows[1][0].value is None
     assert (view.pool_black, view.pool_white) == (7, 8)
 
 
@@ -602,10 +605,10 @@ def test_a_game_is_the_fold_of_its_actions() -> None:
 
 def test_json_round_trip_is_exact_and_versioned() -> None:
     for state in (opened(), play(opened(), Draw(BLACK), Attack(1, 1, 5)), advanced_opened()):
-        text = state.to_json()
-        assert GameState.from_json(text) == state
-        assert GameState.from_json(text).to_json() == text
-    assert '"version": 1' in opened().to_json()
+        text = state_to_json(state)
+        assert state_from_json(text) == state
+        assert state_to_json(state_from_json(text)) == text
+    assert '"version": 1' in state_to_json(opened())
 
 
 @pytest.mark.parametrize(
@@ -627,17 +630,17 @@ def test_json_round_trip_is_exact_and_versioned() -> None:
 def test_malformed_or_inconsistent_json_is_rejected(change: object, message: str) -> None:
     import json
 
-    data = json.loads(play(opened(), Draw(BLACK)).to_json())
+    data = json.loads(state_to_json(play(opened(), Draw(BLACK))))
     change(data)  # type: ignore[operator]
     with pytest.raises(InvalidStateError, match=message):
-        GameState.from_json(json.dumps(data))
+        state_from_json(json.dumps(data))
 
 
 def test_json_that_is_no_state_is_rejected() -> None:
     with pytest.raises(InvalidStateError, match="not JSON"):
-        GameState.from_json("{")
+        state_from_json("{")
     with pytest.raises(InvalidStateError, match="object"):
-        GameState.from_json("[]")
+        state_from_json("[]")
 
 
 # Invariants of random play
@@ -673,7 +676,7 @@ def test_views_never_leak_what_the_viewer_cannot_see(
     state = data.draw(st.sampled_from(states))
     viewer = data.draw(st.integers(min_value=0, max_value=players - 1))
     other = _reshuffle_unseen(state, viewer, random.Random(data.draw(seeds)))
-    assert other.view(viewer) == state.view(viewer)
+    assert view_of(other, viewer) == view_of(state, viewer)
 
 
 Spot = tuple[str, int, int]
@@ -729,6 +732,6 @@ def test_json_round_trip_is_exact_for_any_state_of_play(
     seed: int, players: int, advanced: bool, data: st.DataObject
 ) -> None:
     state = data.draw(st.sampled_from(random_play(seed, players, advanced)))
-    text = state.to_json()
-    assert GameState.from_json(text) == state
-    assert GameState.from_json(text).to_json() == text
+    text = state_to_json(state)
+    assert state_from_json(text) == state
+    assert state_to_json(state_from_json(text)) == text

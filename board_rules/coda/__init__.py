@@ -3,11 +3,11 @@ attack, go on or stop), the empty pool, elimination, the advanced game's dashes,
 time rule, each player's view, exact deduction, and computer players.
 
 >>> import random
->>> from board_rules.coda import Draw, Game, TakeTiles, Color, Phase
+>>> from board_rules.coda import Draw, Game, TakeTiles, Color, Phase, view_of
 >>> game = Game.new(2, random.Random(5))
 >>> for action in (TakeTiles(2, 2), TakeTiles(1, 3), Draw(Color.WHITE)):
 ...     state = game.play(action)
->>> state.phase, len(state.hand), state.view(1).hand[0].value is None
+>>> state.phase, len(state.hand), view_of(state, 1).hand[0].value is None
 (<Phase.ATTACK: 'attack'>, 1, True)
 """
 
@@ -22,6 +22,7 @@ from board_rules.coda.actions import (
     TakeTiles,
     Timeout,
 )
+from board_rules.coda.codec import state_from_json, state_to_json
 from board_rules.coda.deduction import Deduction, deduce, deduce_rows
 from board_rules.coda.errors import (
     CodaError,
@@ -40,7 +41,7 @@ from board_rules.coda.row import RowTile, is_ordered, legal_slots
 from board_rules.coda.rules import apply
 from board_rules.coda.state import GameState, Phase, Pool, opening_size, shuffle_pool
 from board_rules.coda.tiles import DASH, Color, Tile, Value, game_tiles
-from board_rules.coda.view import PlayerView, SeenTile
+from board_rules.coda.view import PlayerView, SeenTile, view_of
 
 __all__ = [
     "DASH",
@@ -84,5 +85,8 @@ __all__ = [
     "play_game",
     "play_match",
     "shuffle_pool",
+    "state_from_json",
+    "state_to_json",
     "strategy",
+    "view_of",
 ]

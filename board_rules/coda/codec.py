@@ -8,7 +8,7 @@ with `InvalidStateError`, never guessed at.
 >>> import random
 >>> from board_rules.coda.state import GameState
 >>> state = GameState.new(3, random.Random(7), advanced=True)
->>> GameState.from_json(state.to_json()) == state
+>>> state_from_json(state_to_json(state)) == state
 True
 """
 

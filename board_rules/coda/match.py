@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from board_rules.coda.players import Strategy
 from board_rules.coda.rules import apply
 from board_rules.coda.state import GameState
+from board_rules.coda.view import view_of
 
 
 def play_game(
@@ -30,7 +31,7 @@ def play_game(
     streams = [random.Random(rng.getrandbits(64)) for _ in players]
     while not state.is_over:
         player = state.turn
-        state = apply(state, players[player](state.view(player), streams[player]))
+        state = apply(state, players[player](view_of(state, player), streams[player]))
     return state
 
 

@@ -4,6 +4,10 @@ The pool is kept as one face-down stack per colour, shuffled once at the start
 (`shuffle_pool`, with an injected `random.Random`). Taking the top tile of the chosen colour is
 the same as picking one of that colour at random, since nobody can see the order; keeping the
 order in the state makes a game the pure fold of its actions.
+
+A state knows nothing of what is made of it: a player's view (`view_of` in
+`board_rules.coda.view`) and the JSON form (`board_rules.coda.codec`) depend on it, never the
+reverse.
 """
 
 from __future__ import annotations
@@ -11,14 +15,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from board_rules.coda.errors import InvalidSetupError
 from board_rules.coda.row import RowTile
 from board_rules.coda.tiles import Color, Tile, game_tiles
-
-if TYPE_CHECKING:
-    from board_rules.coda.view import PlayerView
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -173,25 +174,6 @@ class GameState:
     def next_starter(self) -> int | None:
         """Who starts the next game: the winner of this one (None while it goes on)."""
         return self.winner
-
-    def view(self, player: int) -> PlayerView:
-        """What `player` may know of this state (see `board_rules.coda.view`)."""
-        from board_rules.coda.view import view_of
-
-        return view_of(self, player)
-
-    def to_json(self) -> str:
-        """The versioned JSON text of this state (see `board_rules.coda.codec`)."""
-        from board_rules.coda.codec import state_to_json
-
-        return state_to_json(self)
-
-    @classmethod
-    def from_json(cls, text: str) -> GameState:
-        """Read a state written by `to_json`; anything malformed or inconsistent is rejected."""
-        from board_rules.coda.codec import state_from_json
-
-        return state_from_json(text)
 
 
 def _tile_order(tile: Tile) -> tuple[int, int]:

@@ -14,15 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from board_rules.coda.opening import dashes_in_order, opening_row, take_range
 from board_rules.coda.row import legal_slots
-from board_rules.coda.state import Phase, opening_size
+from board_rules.coda.state import GameState, Phase, opening_size
 from board_rules.coda.tiles import DASH, NUMBERS, Color, Tile, Value
-
-if TYPE_CHECKING:
-    from board_rules.coda.state import GameState
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from board_rules.coda import (
     apply,
     opening_size,
     strategy,
+    view_of,
 )
 from firmware.coda.narration import describe
 from firmware.coda.texts import CodaTexts
@@ -158,7 +159,7 @@ class CodaController:
     def view(self) -> PlayerView:
         """What the person may know of the game now: everything on screen comes from here."""
         if self._view is None or self._view[0] is not self.state:
-            self._view = (self.state, self.state.view(HUMAN))
+            self._view = (self.state, view_of(self.state, HUMAN))
         return self._view[1]
 
     def person_to_play(self, *phases: Phase) -> bool:
@@ -213,7 +214,7 @@ class CodaController:
     def _play_computer(self) -> None:
         seat = self.state.turn
         play, rng = self._computers[seat]
-        self._play(play(self.state.view(seat), rng))
+        self._play(play(view_of(self.state, seat), rng))
 
     def _forced_move(self) -> Action | None:
         """The person's move when the rules leave them no choice, else None."""
