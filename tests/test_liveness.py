@@ -23,8 +23,9 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness, Progress
-from firmware.drivers.matrix import MATRIX_COLUMNS, SwitchMatrix
+from firmware.drivers.matrix import SwitchMatrix
 from firmware.drivers.oled import Oled
+from firmware.drivers.pinout import DEFAULT_PIN_MAP
 from firmware.service.run import serve
 from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
 from firmware.table.config import TableConfig
@@ -265,7 +266,7 @@ def test_a_scan_hanging_on_a_pin_read_stops_the_heartbeats(rig: Rig) -> None:
     with SwitchMatrix(rig.clock, events.append, pin_factory=factory):
         assert rig.beat() == [HEARTBEAT]
         GatedPin.gate.clear()
-        factory.pin(MATRIX_COLUMNS[0]).drive_low()  # a pad closes: the scanner wakes
+        factory.pin(DEFAULT_PIN_MAP.matrix_columns[0]).drive_low()  # a pad closes: the scanner wakes
         assert GatedPin.reached.wait(SAFETY_S)
         assert rig.beat() == [HEARTBEAT]
         why = f"the clock thread is stuck: {STUCK_S:.1f} s in SwitchMatrix._scan"
