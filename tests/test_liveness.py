@@ -266,7 +266,8 @@ def test_a_scan_hanging_on_a_pin_read_stops_the_heartbeats(rig: Rig) -> None:
     with SwitchMatrix(rig.clock, events.append, pin_factory=factory):
         assert rig.beat() == [HEARTBEAT]
         GatedPin.gate.clear()
-        factory.pin(DEFAULT_PIN_MAP.matrix_columns[0]).drive_low()  # a pad closes: the scanner wakes
+        # A pad closes: the scanner wakes.
+        factory.pin(DEFAULT_PIN_MAP.matrix_columns[0]).drive_low()
         assert GatedPin.reached.wait(SAFETY_S)
         assert rig.beat() == [HEARTBEAT]
         why = f"the clock thread is stuck: {STUCK_S:.1f} s in SwitchMatrix._scan"
