@@ -11,10 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware.drivers import console, led_strip, matrix, pinout
+from board_rules.codenames.grid import Coord
+from firmware.drivers import led_strip, pinout
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.console import Console
 from firmware.drivers.oled import OledConfig
 from firmware.drivers.pinout import (
     HEADER_PINS,
@@ -26,6 +30,8 @@ from firmware.drivers.pinout import (
     load_pin_map,
     parse_pin_map,
 )
+from firmware.virtual.encoder import VirtualEncoder
+from firmware.virtual.matrix_circuit import SwitchMatrixCircuit
 
 REPO = Path(__file__).resolve().parent.parent
 HARDWARE_PINOUT = REPO / "hardware" / "pinout.toml"
@@ -59,12 +65,26 @@ def test_packaged_default_is_the_hardware_file() -> None:
 
 
 def test_the_drivers_defaults_are_the_default_map() -> None:
-    # The drivers keep the default pins as plain constants, for tests and the simulation; the
-    # table itself wires from the map, so the two must not drift apart.
+    # Drivers and twins handed no pins (tests, the simulation) are wired as the shipped map, as
+    # the table is.
     pins = load_pin_map()
-    assert (pins.matrix_rows, pins.matrix_columns) == (matrix.MATRIX_ROWS, matrix.MATRIX_COLUMNS)
-    encoder = (pins.encoder_a, pins.encoder_b, pins.encoder_push)
-    assert encoder == (console.ENCODER_A, console.ENCODER_B, console.ENCODER_PUSH)
+    alone = MockFactory(pin_class=MockPWMPin)
+    Console(VirtualClock(), pin_factory=alone).close()
+    wired = {int(pin.info.name.removeprefix("GPIO")) for pin in alone.pins.values()}
+    encoder = {pins.encoder_a, pins.encoder_b, pins.encoder_push}
+    assert wired == {*pins.matrix_rows, *pins.matrix_columns} | encoder
+    # The default twins drive those pins: what they close reaches the default console.
+    factory, clock = MockFactory(pin_class=MockPWMPin), VirtualClock()
+    circuit, knob = SwitchMatrixCircuit(factory), VirtualEncoder(factory)
+    console = Console(clock, pin_factory=factory)
+    try:
+        circuit.press_pad(Coord.parse("C3"))
+        knob.turn(1)
+        clock.advance(0.1)
+        said = {str(console.events.get_nowait()) for _ in range(2)}
+        assert said == {"encoder +1", "pad C3 pressed"}
+    finally:
+        console.close()
     assert OledConfig().address == pins.oled_address
     assert pins.led_data == led_strip.DATA_PIN
 

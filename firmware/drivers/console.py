@@ -31,14 +31,8 @@ from firmware.drivers.events import (
     InputEvent,
     MatrixEvent,
 )
-from firmware.drivers.matrix import MATRIX_COLUMNS, MATRIX_ROWS, SwitchMatrix
-
-ENCODER_A = 16
-"""Default BCM pin of the encoder's A contact."""
-ENCODER_B = 20
-"""Default BCM pin of the encoder's B contact."""
-ENCODER_PUSH = 21
-"""Default BCM pin of the encoder's push switch (to ground, pulled up)."""
+from firmware.drivers.matrix import SwitchMatrix
+from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 DEFAULT_HOLDS: Mapping[ConsoleButton, float] = MappingProxyType(
     {
@@ -68,8 +62,9 @@ class Console:
     The queue is `events`, unless the caller hands in its own (`events=`, for instance a queue
     that the application's loop also feeds with its own messages). Events are put from gpiozero's
     callback thread (encoder) and the clock's thread (matrix, holds); `queue.Queue` makes that
-    safe. Pins come from `pin_factory` (gpiozero's default when `None`); `buzzer` is the pin of
-    an optional passive buzzer, which needs a PWM-capable pin.
+    safe. Pins come from `pin_factory` (gpiozero's default when `None`), wired as the default pin
+    map unless told otherwise; `buzzer` is the pin of an optional passive buzzer, which needs a
+    PWM-capable pin.
 
     The encoder push is debounced here with the clock, like the matrix. It is a plain input and
     not a gpiozero `Button`, whose hold thread wakes every 100 ms even while nothing happens.
@@ -81,11 +76,11 @@ class Console:
         *,
         pin_factory: Factory | None = None,
         events: EventSink | None = None,
-        matrix_rows: Sequence[int] = MATRIX_ROWS,
-        matrix_columns: Sequence[int] = MATRIX_COLUMNS,
-        encoder_a: int = ENCODER_A,
-        encoder_b: int = ENCODER_B,
-        encoder_push: int = ENCODER_PUSH,
+        matrix_rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
+        matrix_columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
+        encoder_a: int = DEFAULT_PIN_MAP.encoder_a,
+        encoder_b: int = DEFAULT_PIN_MAP.encoder_b,
+        encoder_push: int = DEFAULT_PIN_MAP.encoder_push,
         buzzer: int | None = None,
         debounce_ms: float = 30.0,
         stuck_after_s: float = 10.0,

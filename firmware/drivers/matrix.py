@@ -34,11 +34,7 @@ from firmware.drivers.events import (
     PadReleased,
     PadStuck,
 )
-
-MATRIX_ROWS: tuple[int, ...] = (5, 6, 13, 19, 26)
-"""Default BCM pins of matrix rows 1–5, as in `hardware/pinout.toml`."""
-MATRIX_COLUMNS: tuple[int, ...] = (17, 27, 22, 23, 24, 25)
-"""Default BCM pins of matrix columns 1–6 (A–E, then the console buttons)."""
+from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 BUTTON_COLUMN = SIZE
 """The matrix column (from 0) of the console buttons; the columns before it are cards."""
@@ -132,8 +128,8 @@ class SwitchMatrix:
         clock: Clock,
         sink: Callable[[MatrixEvent], None],
         *,
-        rows: Sequence[int] = MATRIX_ROWS,
-        columns: Sequence[int] = MATRIX_COLUMNS,
+        rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
+        columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
         pin_factory: Factory | None = None,
         debounce_ms: float = 30.0,
         scan_interval_ms: float = 5.0,

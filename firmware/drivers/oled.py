@@ -25,6 +25,7 @@ from PIL import Image
 
 from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.framebuffer_diff import check_image, image_to_ram
+from firmware.drivers.pinout import DEFAULT_PIN_MAP
 from firmware.drivers.ssd1306_link import I2CBus, Ssd1306Link
 from firmware.drivers.ssd1306_protocol import FRAME_BYTES
 
@@ -40,7 +41,7 @@ _MAX_SHIFT = 4
 class OledConfig:
     """Settings of the OLED; every time is in seconds, None turns a feature off."""
 
-    address: int = 0x3C
+    address: int = DEFAULT_PIN_MAP.oled_address
     contrast: int = 0xFF
     """Contrast while in use (0–255)."""
     dim_contrast: int = 0x10

@@ -7,6 +7,8 @@ complete `[pins]` table of the same layout and get the same checks through `pars
 >>> pins = load_pin_map()
 >>> pins.matrix_rows, pins.led_data
 ((5, 6, 13, 19, 26), 10)
+>>> DEFAULT_PIN_MAP == pins
+True
 >>> parse_pin_map({"matrix": {}}, "config.toml", key_prefix="pins.")
 Traceback (most recent call last):
 ...
@@ -396,3 +398,7 @@ def load_pin_map(path: Path | None = None) -> PinMap:
     except tomllib.TOMLDecodeError as error:
         raise PinMapError("", f"not valid TOML: {error}", source) from None
     return parse_pin_map(data, source)
+
+
+DEFAULT_PIN_MAP = load_pin_map()
+"""The default that ships with the package: what a driver handed no pins is wired to."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
-from firmware.drivers.console import ENCODER_A, ENCODER_B, ENCODER_PUSH
+from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 
 class VirtualEncoder:
@@ -26,9 +26,9 @@ class VirtualEncoder:
         self,
         factory: MockFactory,
         *,
-        a: int = ENCODER_A,
-        b: int = ENCODER_B,
-        push: int = ENCODER_PUSH,
+        a: int = DEFAULT_PIN_MAP.encoder_a,
+        b: int = DEFAULT_PIN_MAP.encoder_b,
+        push: int = DEFAULT_PIN_MAP.encoder_push,
     ) -> None:
         self._a: Any = factory.pin(a)
         self._b: Any = factory.pin(b)

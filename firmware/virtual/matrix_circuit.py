@@ -26,12 +26,11 @@ from board_rules.codenames.grid import Coord
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.matrix import (
     COLUMN_COUNT,
-    MATRIX_COLUMNS,
-    MATRIX_ROWS,
     ROW_COUNT,
     Switch,
     switch_position,
 )
+from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 STATE_HISTORY = 64
 """Level changes a pin keeps for inspection; gpiozero's mock keeps every one otherwise."""
@@ -122,8 +121,8 @@ class SwitchMatrixCircuit:
         self,
         factory: MockFactory,
         *,
-        rows: Sequence[int] = MATRIX_ROWS,
-        columns: Sequence[int] = MATRIX_COLUMNS,
+        rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
+        columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
     ) -> None:
         if len(rows) != ROW_COUNT or len(columns) != COLUMN_COUNT:
             raise ValueError(
