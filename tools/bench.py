@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from board_rules.codenames import ALL_COORDS, Coord, GameState, Identity, Phase
 from firmware.drivers.clock import SystemClock
+from firmware.drivers.console import DEFAULT_HOLDS
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
 from firmware.drivers.oled import FULL_FRAME_BYTES
@@ -291,7 +292,7 @@ class Player:
         vt = self._vt
         game, screen, sent = vt.table.game, vt.display.screen, vt.bus.bytes_written
         vt.circuit.press_button(ConsoleButton.NEW)
-        hold = 2.0 + NEW_HOLD_MARGIN_S
+        hold = DEFAULT_HOLDS[ConsoleButton.NEW] + NEW_HOLD_MARGIN_S
         _until(lambda: vt.table.game is not game, "a new game", TIMEOUT_S + hold)
         vt.circuit.release_button(ConsoleButton.NEW)
         released_at = time.monotonic()

@@ -44,6 +44,9 @@ DEFAULT_HOLDS: Mapping[ConsoleButton, float] = MappingProxyType(
 )
 """Seconds each button must stay down to be held; DONE has no hold."""
 
+PUSH_HOLD_S = 1.0
+"""Seconds the encoder push must stay down to be held (which opens the menu)."""
+
 
 class EventSink(Protocol):
     """Where events go: a `queue.Queue`, also one that carries other messages of the caller's."""
@@ -85,7 +88,7 @@ class Console:
         debounce_ms: float = 30.0,
         stuck_after_s: float = 10.0,
         holds: Mapping[ConsoleButton, float] = DEFAULT_HOLDS,
-        push_hold_s: float = 1.0,
+        push_hold_s: float = PUSH_HOLD_S,
     ) -> None:
         if any(seconds <= 0 for seconds in holds.values()) or push_hold_s <= 0:
             raise ValueError("hold times must be more than 0 s")

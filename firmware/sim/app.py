@@ -31,7 +31,7 @@ from textual.widgets import Footer, Static
 
 from board_rules.codenames import ALL_COORDS, Coord, Game, InvalidCoordError, Key
 from firmware.drivers.clock import VirtualClock
-from firmware.drivers.console import DEFAULT_HOLDS
+from firmware.drivers.console import DEFAULT_HOLDS, PUSH_HOLD_S
 from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.led_layout import Light, Side
 from firmware.sim.widgets import (
@@ -63,8 +63,6 @@ MAX_STEP_S: Final = 0.5
 debugger), the table goes on from where it was rather than replaying the gap in one burst."""
 HOLD_MARGIN_S: Final = 0.3
 """A long press lasts this much beyond its hold time, as a finger that makes sure."""
-PUSH_HOLD_S: Final = 1.0
-"""The encoder push's hold time (`Console`'s `push_hold_s` default, which opens the menu)."""
 RECENT_EVENTS: Final = 8
 """Input events kept for the events line."""
 
