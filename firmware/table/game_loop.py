@@ -65,6 +65,7 @@ from firmware.table.i18n import translations
 from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
 from firmware.table.sand_timer import SandTimer
+from firmware.table.saving import RecordedGame, Saver
 from firmware.table.screens import Screen, TableView, compose
 from firmware.table.settings import TableSettings
 from firmware.table.store import GameStore, StoreError, TimedAction
@@ -88,9 +89,6 @@ SLEEP_DIM = 0.15
 key's contrast goal: nobody has touched the table for minutes, the dim key only says a game is
 laid out, and the input that wakes it does nothing else, so the key is legible again before
 anyone can act on it."""
-RETRY_FIRST_S = 1.0
-RETRY_LONGEST_S = 30.0
-"""Writing is tried again this long after a failure, doubling up to the longest."""
 
 
 class KeyLights(Protocol):
@@ -147,17 +145,6 @@ class _Tick:
 TableEvent = InputEvent | _Tick
 
 
-@dataclass
-class _Recorded:
-    """A game and its accepted actions, with its id in the store once its row is written."""
-
-    game: Game
-    log: list[TimedAction]
-    started_at: float
-    """Wall-clock time the game began, for a row written late."""
-    game_id: int | None = None
-
-
 class Table:
     """The game, its settings and the feedback of one table."""
 
@@ -206,44 +193,35 @@ class Table:
         self._asleep = False
         self._waking_button: ConsoleButton | None = None
         self._last_input = clock.monotonic()
-        self._fault: SaveFault | None = store.fault
-        """Why accepted actions are not being written, while they are not."""
-        self._backlog: list[_Recorded] = []
-        """Games left (NEW) while the disk failed, to write before the game in play."""
-        self._unsaved_settings: dict[str, object] = {}
-        self._retry_s = RETRY_FIRST_S
-        self._retry_due: float | None = None
+        self._saver = Saver(store, clock, self._schedule)
         self._led_due: float | None = None
         """When the LED key's blinking next changes the picture."""
         self._first_key = first_key
         self._current = self._resume()
-        if self._fault is not None:
-            self._retry_later()
+        if self._saver.fault is not None:
+            self._saver.retry_later()
         self._sleep_check = 0.0
         self._schedule_sleep_check(self._last_input + self._timing.sleep_after_s)
         self._refresh(led=True)
 
     # Start and new games
 
-    def _resume(self) -> _Recorded:
+    def _resume(self) -> RecordedGame:
         # A damaged database must not keep the table from starting: a new game begins instead.
         try:
             saved = self._store.latest_game()
             if saved is not None:
                 started = saved.actions[0].at if saved.actions else self._wall_clock()
-                return _Recorded(saved.replay(), list(saved.actions), started, saved.game_id)
+                return RecordedGame(saved.replay(), list(saved.actions), started, saved.game_id)
         except (StoreError, IllegalActionError) as error:
             log.error("the last game cannot be resumed, starting anew: %s", error)
         return self._new_game()
 
-    def _new_game(self) -> _Recorded:
+    def _new_game(self, left: RecordedGame | None = None) -> RecordedGame:
         # A scripted run may fix the first key; every later game draws its own.
         key, self._first_key = self._first_key or generate_key(self._rng), None
-        current = _Recorded(Game(key, self.settings.mode), [], self._wall_clock())
-        if self._fault is None:
-            # Written at once so that a restart resumes it; behind a failing disk, the game
-            # waits its turn after the games left unsaved.
-            self._save(current)
+        current = RecordedGame(Game(key, self.settings.mode), [], self._wall_clock())
+        self._saver.begin(current, left)
         return current
 
     # The loop
@@ -292,12 +270,12 @@ class Table:
     @property
     def saving(self) -> bool:
         """False while actions cannot be written to disk."""
-        return self._fault is None
+        return self._saver.fault is None
 
     @property
     def not_saving(self) -> SaveFault | None:
         """Why actions are not being written, while they are not."""
-        return self._fault
+        return self._saver.fault
 
     @property
     def asleep(self) -> bool:
@@ -373,9 +351,7 @@ class Table:
         if button is ConsoleButton.UNDO:
             return self._play(Undo(), now)
         if button is ConsoleButton.NEW:
-            if self._fault is not None:
-                self._backlog.append(self._current)
-            self._current = self._new_game()
+            self._current = self._new_game(left=self._current)
             self._selector = FIRST_SELECTOR
             self._timer = None
             self._show_notice(now, m.NEW_GAME)
@@ -393,7 +369,7 @@ class Table:
             self._show_notice(now, m.REASONS[error.reason])
             return False
         self._current.log.append(TimedAction(action, self._wall_clock()))
-        self._save()
+        self._saver.save(self._current)
         self._selector = FIRST_SELECTOR
         if after.turn is not before.turn or after.is_over:
             # The sand timer is turned for the team that is taking too long: its end must not
@@ -408,60 +384,6 @@ class Table:
         else:
             self._notice = ()
         return True
-
-    # Saving
-
-    def _save(self, current: _Recorded | None = None) -> None:
-        """Write all the disk has not got yet, oldest first: the games left while it failed,
-        the menu settings, then the game in play (`current` before it is in play)."""
-        try:
-            while self._backlog:
-                self._record(self._backlog[0])
-                self._backlog.pop(0)
-            while self._unsaved_settings:
-                name, value = next(iter(self._unsaved_settings.items()))
-                self._store.save_setting(name, value)
-                del self._unsaved_settings[name]
-            self._record(self._current if current is None else current)
-        except StoreError as error:
-            self._saving_failed(error)
-            return
-        if self._fault is not None:
-            log.warning("saving works again: every action missed is written")
-        self._fault = None
-        self._retry_s = RETRY_FIRST_S
-        self._retry_due = None
-
-    def _record(self, recorded: _Recorded) -> None:
-        if recorded.game_id is None:
-            game = recorded.game
-            recorded.game_id = self._store.start_game(game.key, game.mode, recorded.started_at)
-        self._store.save(recorded.game_id, recorded.game, recorded.log)
-
-    def _saving_failed(self, error: StoreError) -> None:
-        if self._fault is not error.fault:
-            log.error("not saving (%s), playing on in memory: %s", error.fault.value, error)
-        self._fault = error.fault
-        self._retry_later()
-
-    def _retry_later(self) -> None:
-        # One pending retry at a time; each failure waits longer, up to RETRY_LONGEST_S.
-        now = self._clock.monotonic()
-        if self._retry_due is not None and self._retry_due > now:
-            return
-        self._retry_due = now + self._retry_s
-        self._schedule(self._retry_s)
-        self._retry_s = min(self._retry_s * 2, RETRY_LONGEST_S)
-
-    def _retry_saving(self) -> None:
-        self._retry_due = None
-        fresh_starts = self._store.fresh_starts
-        self._store.recover()
-        if self._store.fresh_starts != fresh_starts:
-            # A damaged database was replaced: every game in memory is written anew.
-            for recorded in (*self._backlog, self._current):
-                recorded.game_id = None
-        self._save()
 
     def _turn_selector(self, steps: int) -> None:
         index = SELECTOR_VALUES.index(self._selector) + steps
@@ -519,8 +441,7 @@ class Table:
         self.settings = settings
         self._apply_brightness()
         if changed:
-            self._unsaved_settings.update(changed)
-            self._save()
+            self._saver.save_settings(changed, self._current)
 
     def _apply_brightness(self) -> None:
         brightness = BRIGHTNESS_STEPS[self.settings.brightness]
@@ -562,8 +483,7 @@ class Table:
 
     def _on_tick(self, now: float) -> None:
         led = self._led_due is not None and now >= self._led_due
-        if self._retry_due is not None and now >= self._retry_due:
-            self._retry_saving()
+        self._saver.on_tick(now, self._current)
         if self._timer is not None and self._timer.running and now >= self._timer_due:
             if self._timer.left(now) <= 0:
                 led = self._timer_ran_out(now) or led
@@ -624,7 +544,7 @@ class Table:
             selector=self._selector,
             notice=self._notice,
             timer_left=timer,
-            not_saving=self._fault,
+            not_saving=self._saver.fault,
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,
         )

@@ -1,0 +1,129 @@
+"""Saving and catch-up: every accepted action is written before any feedback, and a disk that
+refuses (full, locked, read-only…) never stops play.
+
+While writing fails, `Saver` keeps what the disk has not got (the games left with NEW, the menu
+settings, the game in play), tries again on a back-off, and once the disk takes it writes it all
+in order: the games left first, then the settings, then the game in play.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from board_rules.codenames import Game
+from firmware.drivers.clock import Clock
+from firmware.table.store import GameStore, StoreError, TimedAction
+from firmware.table.store_faults import SaveFault
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST_S = 1.0
+RETRY_LONGEST_S = 30.0
+"""Writing is tried again this long after a failure, doubling up to the longest."""
+
+
+@dataclass
+class RecordedGame:
+    """A game and its accepted actions, with its id in the store once its row is written."""
+
+    game: Game
+    log: list[TimedAction]
+    started_at: float
+    """Wall-clock time the game began, for a row written late."""
+    game_id: int | None = None
+
+
+class Saver:
+    """Writes the table's games and settings to `store`, retrying after a failure.
+
+    `schedule(delay)` asks the game loop to look again after `delay` seconds; the loop then calls
+    `on_tick`.
+    """
+
+    def __init__(self, store: GameStore, clock: Clock, schedule: Callable[[float], None]) -> None:
+        self._store = store
+        self._clock = clock
+        self._schedule = schedule
+        self._fault: SaveFault | None = store.fault
+        self._backlog: list[RecordedGame] = []
+        """Games left (NEW) while the disk failed, to write before the game in play."""
+        self._unsaved_settings: dict[str, object] = {}
+        self._retry_s = RETRY_FIRST_S
+        self._retry_due: float | None = None
+
+    @property
+    def fault(self) -> SaveFault | None:
+        """Why accepted actions are not being written, while they are not."""
+        return self._fault
+
+    def begin(self, new: RecordedGame, left: RecordedGame | None = None) -> None:
+        """Record `new`, the game in play from now on, which replaces `left` (if any)."""
+        if self._fault is None:
+            # Written at once so that a restart resumes it.
+            self.save(new)
+        elif left is not None:
+            # Behind a failing disk, the new game waits its turn after the games left unsaved.
+            self._backlog.append(left)
+
+    def save_settings(self, changed: dict[str, object], current: RecordedGame) -> None:
+        """Write menu settings that changed, after anything the disk has not got yet."""
+        self._unsaved_settings.update(changed)
+        self.save(current)
+
+    def save(self, current: RecordedGame) -> None:
+        """Write all the disk has not got yet, oldest first: the games left while it failed,
+        the menu settings, then `current`, the game in play."""
+        try:
+            while self._backlog:
+                self._record(self._backlog[0])
+                self._backlog.pop(0)
+            while self._unsaved_settings:
+                name, value = next(iter(self._unsaved_settings.items()))
+                self._store.save_setting(name, value)
+                del self._unsaved_settings[name]
+            self._record(current)
+        except StoreError as error:
+            self._saving_failed(error)
+            return
+        if self._fault is not None:
+            log.warning("saving works again: every action missed is written")
+        self._fault = None
+        self._retry_s = RETRY_FIRST_S
+        self._retry_due = None
+
+    def retry_later(self) -> None:
+        """Try writing again after the back-off; one pending retry at a time."""
+        now = self._clock.monotonic()
+        if self._retry_due is not None and self._retry_due > now:
+            return
+        self._retry_due = now + self._retry_s
+        self._schedule(self._retry_s)
+        # Each failure waits longer, up to RETRY_LONGEST_S.
+        self._retry_s = min(self._retry_s * 2, RETRY_LONGEST_S)
+
+    def on_tick(self, now: float, current: RecordedGame) -> None:
+        """Retry writing if a retry is due."""
+        if self._retry_due is None or now < self._retry_due:
+            return
+        self._retry_due = None
+        fresh_starts = self._store.fresh_starts
+        self._store.recover()
+        if self._store.fresh_starts != fresh_starts:
+            # A damaged database was replaced: every game in memory is written anew.
+            for recorded in (*self._backlog, current):
+                recorded.game_id = None
+        self.save(current)
+
+    def _record(self, recorded: RecordedGame) -> None:
+        if recorded.game_id is None:
+            game = recorded.game
+            recorded.game_id = self._store.start_game(game.key, game.mode, recorded.started_at)
+        self._store.save(recorded.game_id, recorded.game, recorded.log)
+
+    def _saving_failed(self, error: StoreError) -> None:
+        if self._fault is not error.fault:
+            log.error("not saving (%s), playing on in memory: %s", error.fault.value, error)
+        self._fault = error.fault
+        self.retry_later()
