@@ -31,6 +31,7 @@ from dataclasses import dataclass, fields
 from enum import Enum
 
 from board_rules.codenames.grid import SIZE, Coord
+from firmware.errors import FirmwareError
 
 CELLS = SIZE * SIZE
 """Pixels of the 25 cells."""
@@ -46,7 +47,7 @@ MAX_OFFSET = 100
 stall every frame."""
 
 
-class LedError(Exception):
+class LedError(FirmwareError):
     """Root of every error raised by the LED key."""
 
 

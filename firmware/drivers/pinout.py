@@ -26,6 +26,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from firmware.errors import FirmwareError
+
 MATRIX_ROW_COUNT = 5
 """Switch-matrix rows: the card rows 1–5, top to bottom."""
 
@@ -97,7 +99,7 @@ _DEFAULT_RESOURCE = "pinout.toml"
 _OLED_ADDRESSES = range(0x08, 0x78)  # 7-bit addresses outside the I2C reserved blocks
 
 
-class PinoutError(Exception):
+class PinoutError(FirmwareError):
     """Root of every error raised while reading a pin map."""
 
 

@@ -37,7 +37,7 @@ from firmware.drivers.events import (
 )
 from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.led_layout import CELLS, EDGES
-from firmware.drivers.matrix import Switch
+from firmware.drivers.matrix import MatrixSwitch
 from firmware.table import messages as m
 from firmware.table.led_pattern import wiring_pattern
 from firmware.table.messages import switch_name
@@ -50,7 +50,7 @@ PATTERN_S = 1.0
 """The OLED test pattern stays this long."""
 SETTLE_S = 0.5
 """Quiet time at the start, to catch switches already closed."""
-SWITCHES: tuple[Switch, ...] = (*ALL_COORDS, *ConsoleButton)
+SWITCHES: tuple[MatrixSwitch, ...] = (*ALL_COORDS, *ConsoleButton)
 """Every matrix switch, in the order they are asked for."""
 
 
@@ -141,7 +141,7 @@ class SelfTest:
         self._wait_s = wait_s
         self._stuck_after_s = stuck_after_s
         """The scanner's stuck limit (`input.stuck_after_s` of the config)."""
-        self._down: set[Switch] = set()
+        self._down: set[MatrixSwitch] = set()
         """Switches seen closed and not yet opened."""
         self._given_up: set[Coord] = set()
         """Pads the scanner reported stuck and now ignores."""
@@ -234,7 +234,7 @@ class SelfTest:
         if text not in found:
             found.append(text)
 
-    def _ask(self, switch: Switch, on_prompt: Callable[[str], None] | None) -> None:
+    def _ask(self, switch: MatrixSwitch, on_prompt: Callable[[str], None] | None) -> None:
         name = switch_name(switch)
         self._say(m.press_line(self._catalog, name))
         if on_prompt is not None:

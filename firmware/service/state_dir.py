@@ -15,11 +15,13 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Final
 
+from firmware.errors import FirmwareError
+
 VOLATILE: Final = tuple(PurePosixPath(p) for p in ("/tmp", "/var/tmp", "/run", "/dev/shm"))
 """Folders whose content does not outlive a reboot (or is cleaned up behind the service's back)."""
 
 
-class StateDirError(ValueError):
+class StateDirError(FirmwareError, ValueError):
     """A state directory that cannot be used; the message is one line and names the folder."""
 
 

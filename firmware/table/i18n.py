@@ -13,6 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from firmware.errors import FirmwareError
+
 LANGUAGES: Final = ("en", "es", "pt", "it")
 """The four languages of the rulebooks, in menu order."""
 
@@ -23,7 +25,7 @@ DOMAIN: Final = "table"
 LOCALE_DIR: Final = Path(__file__).with_name("locale")
 
 
-class UnknownLanguageError(ValueError):
+class UnknownLanguageError(FirmwareError, ValueError):
     """A language the table has no catalog for."""
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from board_rules.codenames import Action, Game, Key, Mode, parse_action
+from firmware.errors import FirmwareError
 from firmware.table.store_faults import (
     DamagedDatabaseError,
     SaveFault,
@@ -67,7 +68,7 @@ BUSY_TIMEOUT_S = 5.0
 """How long a write waits for another process's lock before the lock counts as a fault."""
 
 
-class StoreError(OSError):
+class StoreError(FirmwareError, OSError):
     """The saved games could not be written or read; the game goes on in memory."""
 
     def __init__(self, message: str, *, fault: SaveFault = SaveFault.IO_ERROR) -> None:

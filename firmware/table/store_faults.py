@@ -19,6 +19,8 @@ import time
 from enum import Enum
 from pathlib import Path
 
+from firmware.errors import FirmwareError
+
 COMPANIONS = ("-wal", "-shm")
 """SQLite's files beside a WAL database; a database moves with them or not at all."""
 
@@ -54,7 +56,7 @@ _BY_ERRNO = {
 _CORRUPTION_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
-class DamagedDatabaseError(sqlite3.DatabaseError):
+class DamagedDatabaseError(FirmwareError, sqlite3.DatabaseError):
     """SQLite reads the file but finds it damaged (`quick_check`), or of an unknown schema."""
 
     sqlite_errorcode = sqlite3.SQLITE_CORRUPT

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Final
 
 from board_rules.codenames import ALL_COORDS, Coord, Key
+from firmware.errors import FirmwareError
 
 WORDS_DIR: Final = Path(__file__).with_name("words")
 """The list of each language: `<language>.txt`, one word a line."""
@@ -36,7 +37,7 @@ DEAL_SIZE: Final = len(ALL_COORDS)
 """Words on the table: one per card."""
 
 
-class WordListError(ValueError):
+class WordListError(FirmwareError, ValueError):
     """A word list that cannot be used: unreadable, or fewer than 25 distinct words."""
 
 

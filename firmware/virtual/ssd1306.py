@@ -31,6 +31,7 @@ from firmware.drivers.ssd1306_protocol import (
     Command,
     command_of,
 )
+from firmware.errors import FirmwareError
 
 _POWER_ON_PATTERN = bytes((index * 37 + 11) & 0xFF for index in range(WIDTH * PAGES))
 """RAM content at power-on is undefined; garbage (not blank) catches a driver that skips redraws."""
@@ -39,7 +40,7 @@ _STATUS_DISPLAY_OFF = 0x40
 """Status byte bit 6: the display is off."""
 
 
-class ProtocolError(ValueError):
+class ProtocolError(FirmwareError, ValueError):
     """A byte stream a correct driver never sends: bad control byte, unknown command, bad value."""
 
 

@@ -27,6 +27,7 @@ from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import Ws281xStrip, open_virtual_strip
 from firmware.drivers.oled import Oled
+from firmware.errors import FirmwareError
 from firmware.service.pi_devices import open_console
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker, ImmediateDisplay
@@ -47,7 +48,7 @@ LOOP_STOP_TIMEOUT_S = 10.0
 """How long `close` waits for the game loop thread to finish the event in hand."""
 
 
-class NotVirtualTimeError(RuntimeError):
+class NotVirtualTimeError(FirmwareError, RuntimeError):
     """`wait` or a scripted press on a table whose clock is not a `VirtualClock`."""
 
 
