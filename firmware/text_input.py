@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from board_rules.text import line_of
+from board_rules.text import LineError, line_of
+from firmware.errors import FirmwareError
 
 MAX_BYTES: Final = 1 << 20
 """Largest input read: 1 MiB, far above any real config, transcript or script."""
@@ -24,14 +25,12 @@ STDIN: Final = "-"
 _BOM: Final = b"\xef\xbb\xbf"
 
 
-class TextInputError(ValueError):
-    """Input that cannot be read as text: `message` is one line; `line` (from 1) is set when one
-    line is to blame."""
+class TextInputError(FirmwareError, LineError):
+    """Input that cannot be read as text: `message` says why, `line` (from 1) is set when one line
+    is to blame (a byte that is not UTF-8)."""
 
     def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message if line is None else f"line {line}: {message}")
-        self.message = message
-        self.line = line
+        super().__init__(line, message)
 
 
 def display_name(path: str | Path) -> str:

@@ -6,7 +6,7 @@
     touch C3
 
 `#` starts a comment and blank lines are skipped. Lines end at `\n`, `\r\n` or `\r` only
-(`board_rules.text.split_lines`), so line numbers agree with `grep -n`. Malformed text raises
+(`board_rules.text`), so line numbers agree with `grep -n`. Malformed text raises
 `TranscriptError` with the line number and a one-line message; whether an action is legal is for
 the rules to say when it is played.
 """
@@ -19,17 +19,14 @@ from board_rules.codenames.actions import Action, parse_action
 from board_rules.codenames.errors import CodenamesError
 from board_rules.codenames.key import Key
 from board_rules.codenames.state import Mode
-from board_rules.text import clip, split_lines
+from board_rules.text import LineError, content_lines
 
 
-class TranscriptError(CodenamesError, ValueError):
-    """A transcript line that cannot be read; `line` counts from 1, `message` is one line that
-    repeats no long token in full."""
+class TranscriptError(CodenamesError, LineError):
+    """A transcript line that cannot be read: `line` names it (from 1), `message` says why."""
 
     def __init__(self, line: int, message: str) -> None:
-        self.line = line
-        self.message = clip(message)
-        super().__init__(f"line {line}: {self.message}")
+        super().__init__(line, message)
 
 
 @dataclass(frozen=True)
@@ -54,10 +51,7 @@ def parse_transcript(text: str) -> Transcript:
     key: Key | None = None
     mode: Mode | None = None
     actions: list[TranscriptAction] = []
-    for number, raw in enumerate(split_lines(text), start=1):
-        content = raw.split("#", 1)[0].strip()
-        if not content:
-            continue
+    for number, content in content_lines(text):
         verb, *others = content.split(None, 1)
         verb, rest = verb.lower(), "".join(others)
         try:

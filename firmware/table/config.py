@@ -29,6 +29,7 @@ from firmware.drivers.pinout import (
     load_pin_map,
     parse_pin_map,
 )
+from firmware.errors import FirmwareError
 from firmware.table.i18n import LANGUAGES
 from firmware.table.led_pattern import LedStyle
 from firmware.table.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
@@ -38,7 +39,7 @@ DEFAULT_PATH: Final = Path("/etc/codenames-table/config.toml")
 DEFAULT_STATE_DIR: Final = Path("/var/lib/codenames-table")
 
 
-class ConfigError(ValueError):
+class ConfigError(FirmwareError, ValueError):
     """A config file that cannot be used; the message is one line naming the file and the key."""
 
 
@@ -82,8 +83,7 @@ def load_config(path: Path | None) -> TableConfig:
     try:
         text = read_text(path)
     except TextInputError as error:
-        where = str(path) if error.line is None else f"{path}:{error.line}"
-        raise _error(where, error.message) from error
+        raise ConfigError(error.located(str(path))) from error
     try:
         data = tomllib.loads(text)
     except RecursionError:

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from board_rules.codenames import ALL_COORDS, Coord, InvalidCoordError, InvalidKeyError, Key
-from board_rules.text import clip, split_lines
+from board_rules.codenames import ALL_COORDS, Coord, InvalidCoordError, Key
+from board_rules.text import LineError, content_lines
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_layout import Side
+from firmware.errors import FirmwareError
 from firmware.table.config import TableConfig
 from firmware.virtual.table import PRESS_S, VirtualTable
 
@@ -47,17 +48,15 @@ _DETENTS = re.compile(r"[+-][0-9]+", re.ASCII)
 _TIMED = ("press", "button", "push", "wait")
 
 
-class ScriptError(ValueError):
-    """A script line that cannot be read; `line` counts from 1, `message` is one line that repeats
-    no long token in full."""
+class ScriptError(FirmwareError, LineError):
+    """A script line that cannot be read, or cannot be played where it is played: `line` names it
+    (from 1), `message` says why."""
 
     def __init__(self, line: int, message: str) -> None:
-        self.line = line
-        self.message = clip(message)
-        super().__init__(f"line {line}: {self.message}")
+        super().__init__(line, message)
 
 
-class PictureError(RuntimeError):
+class PictureError(FirmwareError, RuntimeError):
     """An OLED picture asked for by `oled_png_dir` could not be written (the folder went away,
     the disk filled up); the message is one line."""
 
@@ -130,10 +129,8 @@ def parse_script(text: str) -> tuple[Key | None, list[Step]]:
     steps: list[Step] = []
     seen_anything = False
     total_s = 0.0
-    for number, raw in enumerate(split_lines(text), start=1):
-        words = raw.split("#", 1)[0].split()
-        if not words:
-            continue
+    for number, content in content_lines(text):
+        words = content.split()
         verb, args = words[0].lower(), words[1:]
         try:
             if verb == "key":
@@ -151,7 +148,7 @@ def parse_script(text: str) -> tuple[Key | None, list[Step]]:
                 if len(steps) == MAX_STEPS:
                     raise ValueError(f"a script has at most {MAX_STEPS} steps")
                 steps.append(step)
-        except (ValueError, InvalidKeyError) as error:
+        except ValueError as error:  # `Key.parse`'s InvalidKeyError is one
             raise ScriptError(number, str(error)) from error
         seen_anything = True
     return key, steps
