@@ -25,7 +25,7 @@ from firmware.drivers.events import (
     PadReleased,
     PadStuck,
 )
-from firmware.drivers.matrix import Switch, SwitchMatrix, switch_at, switch_position
+from firmware.drivers.matrix import MatrixSwitch, SwitchMatrix, switch_at, switch_position
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
 ROWS = (5, 6, 13, 19, 26)
@@ -75,7 +75,7 @@ def rig() -> Iterator[Rig]:
     built.matrix.close()
 
 
-EXPECTED_SWITCHES: list[tuple[tuple[int, int], Switch]] = [
+EXPECTED_SWITCHES: list[tuple[tuple[int, int], MatrixSwitch]] = [
     # Matrix row r, column c: card column "ABCDE"[c], card row r + 1; column 6 the buttons.
     *[
         ((row, column), Coord.parse(f"{'ABCDE'[column]}{row + 1}"))

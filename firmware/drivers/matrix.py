@@ -50,14 +50,14 @@ BUTTONS_BY_ROW: tuple[ConsoleButton, ...] = (
 ROW_COUNT = SIZE
 COLUMN_COUNT = SIZE + 1
 
-Switch: TypeAlias = Coord | ConsoleButton
+MatrixSwitch: TypeAlias = Coord | ConsoleButton
 """What sits at a matrix position: a card pad or a console button."""
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
 
 
-def switch_at(row: int, column: int) -> Switch:
+def switch_at(row: int, column: int) -> MatrixSwitch:
     """The switch wired at matrix `row` and `column` (both from 0).
 
     >>> switch_at(2, 2)
@@ -72,7 +72,7 @@ def switch_at(row: int, column: int) -> Switch:
     return Coord(row=row, column=column)
 
 
-def switch_position(switch: Switch) -> tuple[int, int]:
+def switch_position(switch: MatrixSwitch) -> tuple[int, int]:
     """The matrix `(row, column)` (from 0) where `switch` is wired.
 
     >>> switch_position(ConsoleButton.NEW)
@@ -87,7 +87,7 @@ def switch_position(switch: Switch) -> tuple[int, int]:
 class _Contact:
     """What the scanner knows of one switch: its last raw level and its debounced state."""
 
-    switch: Switch
+    switch: MatrixSwitch
     raw: bool = False
     raw_since: float = 0.0
     down: bool = False

@@ -97,7 +97,7 @@ class Report:
         return found
 
 
-def _closed(event: InputEvent) -> Switch | None:
+def _closed(event: InputEvent) -> MatrixSwitch | None:
     if isinstance(event, PadPressed):
         return event.coord
     if isinstance(event, ButtonPressed):
@@ -105,7 +105,7 @@ def _closed(event: InputEvent) -> Switch | None:
     return None
 
 
-def _opened(event: InputEvent) -> Switch | None:
+def _opened(event: InputEvent) -> MatrixSwitch | None:
     if isinstance(event, PadReleased):
         return event.coord
     if isinstance(event, ButtonReleased):
@@ -198,7 +198,7 @@ class SelfTest:
             events.append(event)
         return events
 
-    def _note(self, event: InputEvent, expected: Switch | None) -> bool:
+    def _note(self, event: InputEvent, expected: MatrixSwitch | None) -> bool:
         """Record what `event` says; True when it is the press asked for."""
         if isinstance(event, PadStuck):
             self._given_up.add(event.coord)

@@ -27,7 +27,7 @@ from firmware.drivers.events import ConsoleButton
 from firmware.drivers.matrix import (
     COLUMN_COUNT,
     ROW_COUNT,
-    Switch,
+    MatrixSwitch,
     switch_position,
 )
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
@@ -184,11 +184,11 @@ class SwitchMatrixCircuit:
         """Let go of a console button."""
         self.release(*switch_position(button))
 
-    def press_switch(self, switch: Switch) -> None:
+    def press_switch(self, switch: MatrixSwitch) -> None:
         """Press a pad or a button."""
         self.press(*switch_position(switch))
 
-    def release_switch(self, switch: Switch) -> None:
+    def release_switch(self, switch: MatrixSwitch) -> None:
         """Let go of a pad or a button."""
         self.release(*switch_position(switch))
 
