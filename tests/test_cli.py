@@ -1,5 +1,6 @@
 """The `codenames-table` command line itself: its choices and argument checks."""
 
+import argparse
 import subprocess
 import sys
 from argparse import Namespace
@@ -7,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware.cli.main import EXIT_USAGE
-from firmware.service.run import is_raspberry_pi, run_table
+from firmware.cli.main import build_parser
+from firmware.errors import UsageError
+from firmware.service.pi_model import is_raspberry_pi
+from firmware.service.run import run_table
 from firmware.service.state_dir import StateDirError, check_service_state_dir
+from firmware.table.i18n import LANGUAGES
 
 from .conftest import Cli
 
@@ -17,10 +21,18 @@ EXAMPLE = Path(__file__).parents[1] / "config.example.toml"
 
 
 def test_the_command_line_offers_exactly_the_tables_languages() -> None:
-    from firmware.cli.main import LANGUAGE_CHOICES
-    from firmware.table.i18n import LANGUAGES
-
-    assert LANGUAGE_CHOICES == LANGUAGES
+    [commands] = [
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    ]
+    offered = {
+        name: option.choices
+        for name, parser in commands.choices.items()
+        for option in parser._actions
+        if "--lang" in option.option_strings
+    }
+    assert offered == dict.fromkeys(("sim", "run", "coda"), LANGUAGES)
 
 
 def test_the_console_script_exits_2_with_one_line_outside_a_pi() -> None:
@@ -128,9 +140,10 @@ def test_run_on_a_pi_refuses_a_state_dir_it_would_lose_or_cannot_enter_before_an
     tmp_path: Path, capsys: pytest.CaptureFixture[str], state_dir: Path, error: str
 ) -> None:
     args = Namespace(config=None, state_dir=state_dir, lang=None)
-    assert run_table(args, model_file=fake_pi(tmp_path)) == EXIT_USAGE
-    [line] = capsys.readouterr().err.splitlines()
-    assert line.startswith(f"codenames-table run: {error}")
+    with pytest.raises(UsageError) as caught:
+        run_table(args, model_file=fake_pi(tmp_path))
+    assert str(caught.value).startswith(error)
+    assert capsys.readouterr() == ("", "")  # `main` alone prints it (tests/test_errors.py)
 
 
 def test_stats_ends_quietly_when_its_reader_goes_away(tmp_path: Path) -> None:

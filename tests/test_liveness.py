@@ -26,8 +26,8 @@ from firmware.drivers.liveness import Liveness, Progress
 from firmware.drivers.matrix import SwitchMatrix
 from firmware.drivers.oled import Oled
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
-from firmware.service.run import serve
 from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
+from firmware.service.serve import serve
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker
 from firmware.table.screens import Screen

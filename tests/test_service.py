@@ -24,9 +24,10 @@ from typing import NamedTuple
 
 import pytest
 
-from firmware.cli.main import EXIT_USAGE
-from firmware.service.run import install_stop_handlers, run_table, serve
+from firmware.errors import EXIT_USAGE, UsageError
+from firmware.service.run import run_table
 from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
+from firmware.service.serve import install_stop_handlers, serve
 from firmware.table.config import DEFAULT_PATH, DEFAULT_STATE_DIR, TableConfig
 from firmware.virtual.table import VirtualTable
 
@@ -338,24 +339,20 @@ def test_sigterm_sends_stopping_at_once_and_ends_the_loop(notify_socket: Receive
         notify_socket.sock.recv(256)
 
 
-def test_run_outside_a_pi_still_exits_2_and_points_to_sim(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_run_outside_a_pi_still_exits_2_and_points_to_sim(tmp_path: Path) -> None:
     args = Namespace(config=None, state_dir=tmp_path, lang=None)
-    assert run_table(args, model_file=tmp_path / "no-model") == EXIT_USAGE
-    assert "codenames-table sim" in capsys.readouterr().err
+    with pytest.raises(UsageError, match="codenames-table sim"):
+        run_table(args, model_file=tmp_path / "no-model")
 
 
-def test_run_on_a_pi_with_a_bad_config_exits_2_naming_the_key(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_run_on_a_pi_with_a_bad_config_exits_2_naming_the_key(tmp_path: Path) -> None:
     model = tmp_path / "model"
     model.write_text("Raspberry Pi 4 Model B Rev 1.5\0", encoding="ascii")
     config = tmp_path / "config.toml"
     config.write_text("[table]\nlanguage = 'fr'\n", encoding="utf-8")
     args = Namespace(config=config, state_dir=tmp_path, lang=None)
-    assert run_table(args, model_file=model) == EXIT_USAGE  # before any hardware is opened
-    assert "table.language" in capsys.readouterr().err
+    with pytest.raises(UsageError, match=r"table\.language"):  # before any hardware is opened
+        run_table(args, model_file=model)
 
 
 # --- install and uninstall scripts ---

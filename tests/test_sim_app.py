@@ -6,7 +6,6 @@ Every app here runs with `realtime=False`: the virtual clock moves only when a t
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -17,7 +16,7 @@ from textual.color import Color
 from textual.pilot import Pilot
 
 from board_rules.codenames import ALL_COORDS, Coord, Phase, Team
-from firmware.cli.sim import default_state_dir, run_sim
+from firmware.cli.sim import default_state_dir
 from firmware.drivers.led_layout import Side
 from firmware.sim.app import SimApp
 from firmware.sim.widgets import (
@@ -31,6 +30,7 @@ from firmware.sim.widgets import (
 from firmware.table.config import TableConfig
 from firmware.table.words import WordSource, language_words
 
+from .conftest import Cli
 from .rules_helpers import KEY
 
 # Red starts: A1–E1, A2–D2 red; E2, A3–E3, A4, B4 blue; C4–E4, A5–D5 bystanders; E5 assassin.
@@ -467,40 +467,30 @@ def test_snapshot_game_over(tmp_path: Path, snap_compare: Any) -> None:
 # The command
 
 
-def _sim_args(**options: Any) -> argparse.Namespace:
-    values: dict[str, Any] = {
-        "config": None,
-        "lang": None,
-        "state_dir": None,
-        "seed": None,
-        "headless": False,
-        "script": None,
-        "oled_png": None,
-        "words": None,
-    }
-    values.update(options)
-    return argparse.Namespace(**values)
-
-
 def test_a_custom_word_list_too_short_exits_2_with_a_clear_message(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, cli: Cli
 ) -> None:
     words = tmp_path / "words.txt"
     words.write_text("ONE\nTWO\n\nONE\n", "utf-8")
-    assert run_sim(_sim_args(words=words, state_dir=tmp_path / "state")) == 2
-    assert capsys.readouterr().err == (
-        f"codenames-table sim: the word list {words} has 2 distinct words; a game needs 25\n"
+    assert cli("sim", "--words", words, "--state-dir", tmp_path / "state") == (
+        2,
+        "",
+        f"codenames-table sim: the word list {words} has 2 distinct words; a game needs 25\n",
     )
     assert not (tmp_path / "state").exists()  # refused before any table was built
 
 
-def test_script_options_without_headless_and_headless_without_a_script_exit_2(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    assert run_sim(_sim_args(script="game.txt")) == 2
-    assert "--script and --oled-png need --headless" in capsys.readouterr().err
-    assert run_sim(_sim_args(headless=True)) == 2
-    assert "--headless needs --script FILE" in capsys.readouterr().err
+def test_script_options_without_headless_and_headless_without_a_script_exit_2(cli: Cli) -> None:
+    assert cli("sim", "--script", "game.txt") == (
+        2,
+        "",
+        "codenames-table sim: --script and --oled-png need --headless\n",
+    )
+    assert cli("sim", "--headless") == (
+        2,
+        "",
+        "codenames-table sim: --headless needs --script FILE\n",
+    )
 
 
 def test_the_state_dir_defaults_to_the_users_data_folder(

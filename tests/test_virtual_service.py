@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Coord
-from firmware.cli.main import EXIT_USAGE, main
+from firmware.cli.main import main
+from firmware.errors import EXIT_USAGE
 from firmware.service.state_dir import StateDirError, check_service_state_dir
 from firmware.service.virtual_service import RealTimePlayer, game_line, read_play_script
 from firmware.table.config import TableConfig

@@ -15,42 +15,28 @@ import argparse
 import json
 import random
 import secrets
-import sys
 from typing import TYPE_CHECKING
 
 from board_rules.coda.match import play_match
 from board_rules.coda.players import Level, strategy
 from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS
-from firmware.cli.main import EXIT_USAGE
+from firmware.errors import UsageError
 
 if TYPE_CHECKING:
     from firmware.coda.app import CodaApp
 
-_PROG = "codenames-table coda"
 _LEVELS = ", ".join(level.value for level in Level)
 
 
-class _UsageError(Exception):
-    """A bad option: the message names it."""
-
-
 def run_coda(args: argparse.Namespace) -> int:
-    """Run the `coda` subcommand; returns the exit code."""
+    """Run the `coda` subcommand; returns the exit code, raises `UsageError` naming a bad
+    option."""
     if not args.headless:
-        try:
-            app = build_app(args)
-        except _UsageError as error:
-            print(f"{_PROG}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        app.run()
+        build_app(args).run()
         return 0
-    try:
-        levels = parse_players(args.players)
-        if args.games < 1:
-            raise _UsageError(f"--games must be 1 or more, not {args.games}")
-    except _UsageError as error:
-        print(f"{_PROG}: {error}", file=sys.stderr)
-        return EXIT_USAGE
+    levels = parse_players(args.players)
+    if args.games < 1:
+        raise UsageError(f"--games must be 1 or more, not {args.games}")
     rng: random.Random = secrets.SystemRandom() if args.seed is None else random.Random(args.seed)
     players = [strategy(level) for level in levels]
     wins = play_match(players, args.games, rng, advanced=args.advanced)
@@ -59,9 +45,9 @@ def run_coda(args: argparse.Namespace) -> int:
 
 
 def build_app(args: argparse.Namespace) -> CodaApp:
-    """The on-screen game the options ask for; raises `_UsageError` naming a bad option."""
+    """The on-screen game the options ask for; raises `UsageError` naming a bad option."""
     if args.players is not None or args.games != 1:
-        raise _UsageError("--players and --games need --headless")
+        raise UsageError("--players and --games need --headless")
     levels = parse_opponents(args.opponents)
     from firmware.coda.app import CodaApp
 
@@ -79,20 +65,20 @@ def parse_opponents(text: str) -> list[Level]:
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in {level.value for level in OPPONENT_LEVELS}]
     if unknown:
-        raise _UsageError(f"--opponents: unknown level {unknown[0]!r}; the levels are {allowed}")
+        raise UsageError(f"--opponents: unknown level {unknown[0]!r}; the levels are {allowed}")
     if not 1 <= len(names) <= MAX_OPPONENTS:
-        raise _UsageError(f"--opponents: 1 to {MAX_OPPONENTS} opponents, not {len(names)}")
+        raise UsageError(f"--opponents: 1 to {MAX_OPPONENTS} opponents, not {len(names)}")
     return [Level(name) for name in names]
 
 
 def parse_players(text: str | None) -> list[Level]:
     """Read `--players`: 2 to 4 levels, comma-separated (`hard,random`)."""
     if text is None:
-        raise _UsageError(f"--headless needs --players: 2 to 4 of {_LEVELS}, comma-separated")
+        raise UsageError(f"--headless needs --players: 2 to 4 of {_LEVELS}, comma-separated")
     names = [name.strip().lower() for name in text.split(",")]
     unknown = [name for name in names if name not in {level.value for level in Level}]
     if unknown:
-        raise _UsageError(f"--players: unknown level {unknown[0]!r}; the levels are {_LEVELS}")
+        raise UsageError(f"--players: unknown level {unknown[0]!r}; the levels are {_LEVELS}")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise _UsageError(f"--players: 2 to 4 players, not {len(names)}")
+        raise UsageError(f"--players: 2 to 4 players, not {len(names)}")
     return [Level(name) for name in names]

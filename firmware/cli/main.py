@@ -2,6 +2,9 @@
 
 Each subcommand's module is imported only when it runs: start-up time matters on a Pi Zero 2 W.
 
+A command refuses bad input by raising `firmware.errors.UsageError`: `main` alone prints it, as one
+line after the command's name (`codenames-table sim: --headless needs --script FILE`), and exits 2.
+
 The command ends quietly, never with a traceback, when its reader goes away (`replay … | head`:
 exit 141, as a shell reports a program that SIGPIPE ended, with nothing printed) and when it is
 stopped (SIGINT or SIGTERM: one line on standard error, exit 130 or 143); the commands that run
@@ -22,16 +25,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-EXIT_USAGE = 2
-"""Exit code for bad input: a malformed transcript, script or config, or a missing device."""
+from firmware.errors import EXIT_USAGE, UsageError
+from firmware.table.i18n import LANGUAGES
 
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """Exit code when standard output was closed by its reader: what a shell shows for a program
 that SIGPIPE ended, so that `set -o pipefail` still tells that the output was cut short."""
-
-LANGUAGE_CHOICES = ("en", "es", "pt", "it")
-"""The table's languages; `firmware.table.i18n.LANGUAGES` (checked by a test), written out here so
-that parsing the command line imports nothing more."""
 
 
 def positive_seconds(text: str) -> float:
@@ -47,7 +46,7 @@ def positive_seconds(text: str) -> float:
 
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the TOML config file")
-    parser.add_argument("--lang", choices=LANGUAGE_CHOICES, help="the language, for this run")
+    parser.add_argument("--lang", choices=LANGUAGES, help="the language, for this run")
     parser.add_argument("--state-dir", type=Path, help="where the saved games are kept")
 
 
@@ -139,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Coda on screen against 1-3 computer opponents; with --headless, let "
         "computer players play each other and print the wins as JSON.",
     )
-    coda.add_argument("--lang", choices=LANGUAGE_CHOICES, default="en", help="the language")
+    coda.add_argument("--lang", choices=LANGUAGES, default="en", help="the language")
     coda.add_argument("--seed", type=int, help="seed for the deals")
     coda.add_argument(
         "--opponents",
@@ -193,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _dispatch(args)
         sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
         return code
+    except UsageError as error:
+        print(f"codenames-table {args.command}: {error}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         _discard_stdout()
         return EXIT_BROKEN_PIPE
@@ -225,7 +227,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_sim(args)
     if args.command == "selftest":
-        from firmware.service.selftest import run_selftest
+        from firmware.service.selftest_pi import run_selftest
 
         return run_selftest(args)
     if args.command == "stats":

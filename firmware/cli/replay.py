@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from board_rules.codenames import (
     generate_key,
     parse_transcript,
 )
-from firmware.cli.main import EXIT_USAGE
+from firmware.errors import UsageError
 from firmware.text_input import TextInputError, display_name, read_text
 
 EXIT_REJECTED = 1
@@ -46,14 +45,12 @@ def replay_transcript(transcript: Transcript, seed: int | None = None) -> dict[s
 
 
 def run_replay(path: str | Path, seed: int | None = None, strict: bool = False) -> int:
-    """Run the `replay` subcommand; returns the exit code."""
-    name = display_name(path)
+    """Run the `replay` subcommand; returns the exit code, raises `UsageError` naming the line
+    that cannot be read."""
     try:
         transcript = parse_transcript(read_text(path))
     except (TextInputError, TranscriptError) as error:
-        where = name if error.line is None else f"{name}:{error.line}"
-        print(f"codenames-table replay: {where}: {error.message}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(error.located(display_name(path))) from error
     result = replay_transcript(transcript, seed)
     print(json.dumps(result, ensure_ascii=False))
     return EXIT_REJECTED if strict and result["rejected"] else 0

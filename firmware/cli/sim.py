@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from firmware.cli.main import EXIT_USAGE
+from firmware.errors import UsageError
 from firmware.service.state_dir import StateDirError, check_enterable
 from firmware.table.config import ConfigError, TableConfig, load_config
 from firmware.table.words import WordListError, WordSource
@@ -35,21 +35,19 @@ def default_state_dir() -> Path:
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    """Run the `sim` subcommand; returns the exit code."""
+    """Run the `sim` subcommand; returns the exit code, raises `UsageError` before anything is
+    played."""
     try:
         config = load_config(args.config)
     except ConfigError as error:
-        print(f"codenames-table sim: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(error)) from error
     if not args.headless and (args.script is not None or args.oled_png is not None):
-        print("codenames-table sim: --script and --oled-png need --headless", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError("--script and --oled-png need --headless")
     try:
         if args.state_dir is not None or not args.headless:
             check_enterable(args.state_dir or default_state_dir())
     except StateDirError as error:
-        print(f"codenames-table sim: state directory {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(f"state directory {error}") from error
     if args.headless:
         return _run_headless(args, config)
     return _run_window(args, config)
@@ -60,8 +58,7 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
     try:
         words = WordSource() if words_file is None else WordSource.from_file(Path(words_file))
     except WordListError as error:
-        print(f"codenames-table sim: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(error)) from error
     from firmware.sim.app import SimApp
 
     try:
@@ -73,8 +70,7 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
             language=args.lang,
         )
     except WordListError as error:
-        print(f"codenames-table sim: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(error)) from error
     try:
         app.run()
     finally:
@@ -84,26 +80,19 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
 
 def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
     if args.script is None:
-        print("codenames-table sim: --headless needs --script FILE", file=sys.stderr)
-        return EXIT_USAGE
-    name = display_name(args.script)
+        raise UsageError("--headless needs --script FILE")
     try:
         first_key, steps = parse_script(read_text(args.script))
     except (TextInputError, ScriptError) as error:
-        where = name if error.line is None else f"{name}:{error.line}"
-        print(f"codenames-table sim: {where}: {error.message}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(error.located(display_name(args.script))) from error
     if args.oled_png is not None:
         try:
             args.oled_png.mkdir(parents=True, exist_ok=True)
             _check_writable(args.oled_png)
         except OSError as error:
-            print(
-                f"codenames-table sim: --oled-png {args.oled_png}: cannot write there: "
-                f"{error.strerror or error}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
+            raise UsageError(
+                f"--oled-png {args.oled_png}: cannot write there: {error.strerror or error}"
+            ) from error
     with tempfile.TemporaryDirectory(prefix="codenames-table-") as scratch:
         # A script starts from an empty table unless told where the saved games are, so that
         # it prints the same every time. The folder holds the keys: the CLI turns SIGTERM into
@@ -121,8 +110,7 @@ def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
         try:
             runner.run(steps)
         except PictureError as error:
-            print(f"codenames-table sim: --oled-png: {error}", file=sys.stderr)
-            return EXIT_USAGE
+            raise UsageError(f"--oled-png: {error}") from error
         finally:
             runner.close()
     return 0

@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from board_rules.codenames import EndReason, GiveClue, IllegalActionError, Mode, Team, Touch
-from firmware.cli.main import EXIT_USAGE
+from firmware.errors import UsageError
 from firmware.table.config import ConfigError, load_config
 from firmware.table.store import GameStore, SavedGame, StoreError, UnreadableGameError
 
@@ -140,18 +139,16 @@ def format_text(figures: dict[str, Any]) -> str:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    """Run the `stats` subcommand; returns the exit code."""
+    """Run the `stats` subcommand; returns the exit code, raises `UsageError`."""
     try:
         config = load_config(args.config)
     except ConfigError as error:
-        print(f"codenames-table stats: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(error)) from error
     state_dir = args.state_dir or config.state_dir
     try:
         with GameStore(state_dir, read_only=True) as store:
             figures = collect(store).to_dict()
     except StoreError as error:
-        print(f"codenames-table stats: no saved games: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(f"no saved games: {error}") from error
     print(json.dumps(figures) if args.json else format_text(figures))
     return 0

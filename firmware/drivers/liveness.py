@@ -12,7 +12,7 @@ The threads that matter, and why:
 - the display worker (`firmware.table.display_worker.DisplayWorker`): it draws every screen and
 runs the
   OLED's timed redraws; without it the OLED freezes on a stale turn.
-- The game loop itself is proven by the heartbeat it sends (see `firmware.service.run.serve`).
+- The game loop itself is proven by the heartbeat it sends (see `firmware.service.serve`).
 - Not watched: the pin library's callback threads, on which gpiozero calls the matrix's edge
   wake-up and the encoder's callbacks. They belong to the pin library (lgpio's notification
   thread on the Pi, the caller's thread on mock pins), there is no backend-neutral handle on

@@ -8,7 +8,8 @@ twin, so that the game can still be played: a hardware fault never keeps the tab
 Under systemd (`systemd/codenames-table.service`, `Type=notify`) it sends `READY=1` once the
 hardware is open and the saved game resumed, feeds the watchdog from the game loop itself, so
 that a hung loop gets the service restarted, stops feeding it once the clock's or the display's
-thread has died or hangs (`firmware.drivers.liveness`), and sends `STOPPING=1` on SIGTERM.
+thread has died or hangs (`firmware.drivers.liveness`), and sends `STOPPING=1` on SIGTERM: all
+of it in `firmware.service.serve`, which `run --virtual` shares.
 """
 
 from __future__ import annotations
@@ -17,17 +18,16 @@ import argparse
 import logging
 import queue
 import secrets
-import signal
-import sys
 import threading
 from pathlib import Path
-from types import FrameType
 
-from firmware.cli.main import EXIT_USAGE
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
+from firmware.errors import UsageError
 from firmware.service.pi_devices import open_pi_devices
-from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder, heartbeat_interval
+from firmware.service.pi_model import PI_MODEL_FILE, is_raspberry_pi
+from firmware.service.sd_notify import SystemdNotifier
+from firmware.service.serve import install_stop_handlers, serve
 from firmware.service.state_dir import StateDirError, check_enterable, check_service_state_dir
 from firmware.table.config import ConfigError, TableConfig, installed_config, load_config
 from firmware.table.display_worker import DisplayWorker
@@ -36,31 +36,20 @@ from firmware.table.store import GameStore
 
 log = logging.getLogger("firmware.run")
 
-PI_MODEL_FILE = Path("/proc/device-tree/model")
-
-
-def is_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
-    """True on a Raspberry Pi, as its device tree names it."""
-    try:
-        return "Raspberry Pi" in model_file.read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return False
-
 
 def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int:
-    """Run the `run` subcommand; returns the exit code. With `--check-config`, only check the
-    config as `run` would (the state directory's rule included), anywhere, opening no hardware
-    and touching no saved game: exit 0 with a one-line summary, or 2 with the error."""
+    """Run the `run` subcommand; returns the exit code, raises `UsageError` before any hardware
+    is opened. With `--check-config`, only check the config as `run` would (the state
+    directory's rule included), anywhere, opening no hardware and touching no saved game: exit 0
+    with a one-line summary, or 2 with the error."""
     check_only = bool(getattr(args, "check_config", False))
     # `--virtual [SCRIPT]`: "" without a script, None on the Pi's own hardware.
     virtual: str | None = getattr(args, "virtual", None)
     if not check_only and virtual is None and not is_raspberry_pi(model_file):
-        print(
-            "codenames-table run: this is not a Raspberry Pi; "
-            "on a desktop, try `codenames-table sim --headless --script FILE`",
-            file=sys.stderr,
+        raise UsageError(
+            "this is not a Raspberry Pi; "
+            "on a desktop, try `codenames-table sim --headless --script FILE`"
         )
-        return EXIT_USAGE
     path = args.config or installed_config()
     try:
         config = load_config(path)
@@ -68,8 +57,7 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         if not check_only:
             check_enterable(state_dir)
     except (ConfigError, StateDirError) as error:
-        print(f"codenames-table run: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(error)) from error
     if check_only:
         settings = config.settings
         print(
@@ -95,35 +83,6 @@ def _service_state_dir(option: Path | None, config: TableConfig, path: Path | No
     except StateDirError as error:
         where = "--state-dir" if option else f"{path or 'default'}: table.state_dir"
         raise StateDirError(f"{where}: {error}") from None
-
-
-def install_stop_handlers(stop: threading.Event, notifier: SystemdNotifier) -> None:
-    """On SIGTERM (systemd's stop) or SIGINT: tell systemd at once, then end the game loop."""
-
-    def request_stop(signum: int, frame: FrameType | None) -> None:
-        if not stop.is_set():
-            notifier.stopping(f"stopping on {signal.Signals(signum).name}")
-        stop.set()
-
-    signal.signal(signal.SIGTERM, request_stop)
-    signal.signal(signal.SIGINT, request_stop)
-
-
-def serve(
-    table: Table,
-    stop: threading.Event,
-    notifier: SystemdNotifier,
-    liveness: Liveness | None = None,
-) -> None:
-    """Run `table`'s game loop on this thread until `stop` is set, as a systemd notify service:
-    `READY=1` first (the table is built, so the hardware is up and the game resumed), then
-    `WATCHDOG=1` from the loop itself, never from a side thread that would outlive a hung loop,
-    and only while every thread that `liveness` watches is alive and not stuck."""
-    beat_s = heartbeat_interval(notifier.watchdog_interval)
-    fault = (lambda: None) if liveness is None else liveness.fault
-    notifier.ready(f"playing; actions in the current game: {len(table.game.applied)}")
-    feeder = WatchdogFeeder(notifier, beat_s, fault=fault)
-    table.run_forever(stop, heartbeat=feeder, heartbeat_s=beat_s)
 
 
 def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:

@@ -6,13 +6,14 @@ colour channel shows at once); the OLED shows a test pattern; then the OLED asks
 time), stuck ones (closed before they were asked for, or held past the stuck limit), ghosting
 (another switch closing with the one asked for: a short or a failed diode) and a reversed
 encoder (A and B swapped). Any fault makes the command exit 1.
+
+This module is the check itself, over any `Rig`; `firmware.service.selftest_pi` is the command
+that runs it on the Pi's own devices.
 """
 
 from __future__ import annotations
 
-import argparse
 import queue
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from gettext import GNUTranslations
@@ -21,7 +22,6 @@ from typing import Protocol
 from PIL import Image, ImageDraw
 
 from board_rules.codenames import ALL_COORDS, Coord
-from firmware.cli.main import EXIT_USAGE
 from firmware.drivers.events import (
     ButtonPressed,
     ButtonReleased,
@@ -314,19 +314,3 @@ class QueueRig:
 
     def pause(self, seconds: float) -> None:
         self._sleep(seconds)
-
-
-def run_selftest(args: argparse.Namespace) -> int:
-    """Run the `selftest` subcommand on the Pi's hardware; returns the exit code."""
-    from firmware.service.run import is_raspberry_pi
-
-    if not is_raspberry_pi():
-        print(
-            "codenames-table selftest: this is not a Raspberry Pi; the self-test checks the "
-            "table's own hardware",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    from firmware.service.selftest_pi import run_on_pi
-
-    return run_on_pi(args)

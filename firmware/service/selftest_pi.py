@@ -1,30 +1,36 @@
-"""The self-test on the Pi's own hardware (see `firmware.service.selftest` for what it checks)."""
+"""`codenames-table selftest`: the self-test on the Pi's own hardware (see
+`firmware.service.selftest` for what it checks)."""
 
 from __future__ import annotations
 
 import argparse
 import queue
-import sys
 import time
 
-from firmware.cli.main import EXIT_USAGE
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.events import InputEvent
+from firmware.errors import UsageError
 from firmware.service.pi_devices import open_pi_devices
+from firmware.service.pi_model import is_raspberry_pi
 from firmware.service.selftest import QueueRig, SelfTest
 from firmware.table.config import ConfigError, installed_config, load_config
 from firmware.table.i18n import translations
 
 EXIT_FAULT = 1
+"""Exit code when the self-test found a fault."""
 
 
-def run_on_pi(args: argparse.Namespace) -> int:
-    """Run the self-test; 0 when everything works, 1 on a fault, 2 on a bad config."""
+def run_selftest(args: argparse.Namespace) -> int:
+    """Run the `selftest` subcommand: 0 when everything works, 1 on a fault; raises `UsageError`
+    away from a Pi and on a bad config, before any device is opened."""
+    if not is_raspberry_pi():
+        raise UsageError(
+            "this is not a Raspberry Pi; the self-test checks the table's own hardware"
+        )
     try:
         config = load_config(args.config or installed_config())
     except ConfigError as error:
-        print(f"codenames-table selftest: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(str(error)) from error
     events: queue.Queue[InputEvent] = queue.Queue()
     with SystemClock() as clock, open_pi_devices(config, clock, events) as devices:
         rig = QueueRig(events, devices.lights.show, devices.oled.show, time.sleep)

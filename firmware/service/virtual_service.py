@@ -3,7 +3,7 @@ clock, as the service runs it on a Pi.
 
 The same service as `run` on a Pi: a `SystemClock`, the threaded display worker, `READY=1` once
 the saved game is resumed, the watchdog fed from the game loop, `STOPPING=1` on SIGTERM
-(`firmware.service.run.serve`). Only the devices differ: those of the simulation
+(`firmware.service.serve`). Only the devices differ: those of the simulation
 (`firmware.virtual.table`, gpiozero's mock pins, a virtual OLED and LED strip). So the unit runs
 anywhere with its `ExecStart=` changed by a drop-in, which is how `make service-test` checks it
 under a real systemd; and a café can show the table without its hardware.
@@ -19,16 +19,17 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from board_rules.codenames import Key
-from firmware.cli.main import EXIT_USAGE
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
+from firmware.errors import UsageError
+from firmware.service.sd_notify import SystemdNotifier
+from firmware.service.serve import install_stop_handlers, serve
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker
 from firmware.text_input import TextInputError, read_text
@@ -112,19 +113,15 @@ class RealTimePlayer:
 def run_virtual(
     config: TableConfig, state_dir: Path, language: str | None, script: Path | None
 ) -> int:
-    """Serve the table on virtual hardware until SIGTERM; returns the exit code."""
-    from firmware.service.run import install_stop_handlers, serve
-    from firmware.service.sd_notify import SystemdNotifier
-
+    """Serve the table on virtual hardware until SIGTERM; returns the exit code, raises
+    `UsageError` naming the script's line that cannot be played."""
     first_key: Key | None = None
     steps: list[Step] = []
     if script is not None:
         try:
             first_key, steps = read_play_script(script)
         except (TextInputError, ScriptError) as error:
-            where = script if error.line is None else f"{script}:{error.line}"
-            print(f"codenames-table run: {where}: {error.message}", file=sys.stderr)
-            return EXIT_USAGE
+            raise UsageError(error.located(str(script))) from error
     stop = threading.Event()
     notifier = SystemdNotifier.from_environment()
     install_stop_handlers(stop, notifier)
