@@ -10,8 +10,9 @@ passed, so holds, blinking and the sand timer run at their real speed; tests bui
 `realtime=False` and move the clock themselves with `advance`, so every picture is repeatable.
 Everything happens on Textual's event loop, so the table needs no locks here.
 
-Keyboard presses have no key-up in a terminal: a key is a short press, Shift with the key a long
-one (held past its hold time); with the mouse a switch stays down as long as the button does.
+What a key or the mouse does to the switches is in `firmware.sim.fingers` (no Textual) and
+`firmware.sim.keys` (the key bindings); the widgets are in `firmware.sim.widgets`. This module
+lays them out, keeps the time and redraws.
 """
 
 from __future__ import annotations
@@ -20,20 +21,20 @@ import random
 import time
 from collections import deque
 from collections.abc import Mapping
-from functools import partial
 from pathlib import Path
-from typing import ClassVar, Final, NamedTuple, get_args
+from typing import ClassVar, Final, get_args
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
 from board_rules.codenames import ALL_COORDS, Coord, Game, InvalidCoordError, Key
 from firmware.drivers.clock import VirtualClock
-from firmware.drivers.console import DEFAULT_HOLDS, PUSH_HOLD_S
 from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.led_layout import Light, Side
+from firmware.sim.fingers import EncoderPush, Fingers, Switch
+from firmware.sim.keys import console_bindings, press_time
 from firmware.sim.widgets import (
     BUTTON_LABELS,
     LIGHTS,
@@ -41,12 +42,10 @@ from firmware.sim.widgets import (
     CardLook,
     CardView,
     ConsoleKey,
-    EncoderPush,
     Knob,
     KnobTurned,
     LedKeyView,
     OledView,
-    Switch,
     SwitchDown,
     SwitchUp,
     screen_colour,
@@ -54,7 +53,7 @@ from firmware.sim.widgets import (
 from firmware.table.config import TableConfig
 from firmware.table.words import WordListError, WordSource, deal, game_seed
 from firmware.tui.style import StyledApp, style_sheets
-from firmware.virtual.table import PRESS_S, VirtualTable
+from firmware.virtual.table import VirtualTable
 
 TICK_S: Final = 0.04
 """How often the virtual clock catches up with real time: well under a blink or a hold."""
@@ -67,54 +66,6 @@ RECENT_EVENTS: Final = 8
 """Input events kept for the events line."""
 
 _INPUT_EVENTS = get_args(InputEvent)
-_BUTTON_KEYS = {
-    ConsoleButton.DONE: "s",
-    ConsoleButton.PENALTY: "p",
-    ConsoleButton.UNDO: "u",
-    ConsoleButton.NEW: "n",
-    ConsoleButton.TIMER: "t",
-}
-"""The key of each console button; with Shift it is held. DONE is `s`, for stop: the letters
-a–e are the columns of the card coordinates."""
-
-
-_ENCODER = Binding.Group("encoder")
-
-
-def _console_bindings() -> list[BindingType]:
-    bindings: list[BindingType] = [
-        Binding("enter", "enter_card", "card", key_display="c3 ⏎"),
-        *(Binding(key, f"card_key('{key}')", show=False) for key in "abcde12345"),
-        Binding("backspace", "card_key('back')", show=False),
-        Binding("escape", "card_key('clear')", show=False),
-        Binding("minus", "turn(-1)", "encoder −", key_display="-", group=_ENCODER),
-        Binding("plus,equals_sign", "turn(1)", "encoder +", key_display="+", group=_ENCODER),
-        Binding("space", "push(False)", "push"),
-        Binding("m", "push(True)", "menu"),
-    ]
-    for button, key in _BUTTON_KEYS.items():
-        group = Binding.Group(BUTTON_LABELS[button])
-        name = button.value
-        label = BUTTON_LABELS[button]
-        bindings.append(Binding(key, f"button('{name}', False)", label, group=group))
-        bindings.append(
-            Binding(
-                f"{key.upper()},shift+{key}",
-                f"button('{name}', True)",
-                f"hold {label}",
-                group=group,
-            )
-        )
-    bindings.append(Binding("k", "spymaster", "spymaster"))
-    bindings.append(Binding("q", "quit", "quit"))
-    return bindings
-
-
-class _Press(NamedTuple):
-    """A switch held down: since when (virtual seconds) and which press it is."""
-
-    at: float
-    number: int
 
 
 class SimApp(StyledApp):
@@ -124,7 +75,7 @@ class SimApp(StyledApp):
     TITLE = "Codenames table"
     SUB_TITLE = "simulation"
     CSS_PATH = style_sheets("sim.tcss")
-    BINDINGS: ClassVar[list[BindingType]] = _console_bindings()
+    BINDINGS: ClassVar[list[BindingType]] = console_bindings()
 
     def __init__(
         self,
@@ -153,6 +104,8 @@ class SimApp(StyledApp):
             wall_clock_start=time.time() if wall_clock_start is None else wall_clock_start,
         )
         self.vt.chip.on_change = self._oled_changed
+        self.fingers = Fingers(self.vt, self.clock)
+        """The switches the keys and the mouse hold down."""
         self.spymaster_view = False
         """The key shown on the cards, as the spymasters see it (always, once a game is over)."""
         self.card_entry = ""
@@ -162,9 +115,6 @@ class SimApp(StyledApp):
         self.deal: Mapping[Coord, str] = {}
         """The words on the cards."""
         self._dealt: tuple[Game, str] | None = None
-        self._held: dict[Switch, _Press] = {}
-        """Switches down now."""
-        self._presses = 0
         self._mouse_held: set[Switch] = set()
         """Switches the mouse holds down (a key's press ends by itself)."""
         self._oled_dirty = True
@@ -229,6 +179,7 @@ class SimApp(StyledApp):
         """Stop the virtual table; idempotent. The saved game stays in the state directory."""
         if not self._closed:
             self._closed = True
+            self.fingers.lift()
             self.vt.close()
 
     # Time
@@ -252,52 +203,10 @@ class SimApp(StyledApp):
         if isinstance(event, _INPUT_EVENTS):
             self.recent.appendleft(str(event))
 
-    # Switches
-
-    def press(self, switch: Switch) -> bool:
-        """Close `switch`; False when it is already down."""
-        if switch in self._held or self._closed:
-            return False
-        self._presses += 1
-        self._held[switch] = _Press(self.clock.monotonic(), self._presses)
-        self._move(switch, closed=True)
-        return True
-
-    def release(self, switch: Switch) -> None:
-        """Open `switch`, but not before it was down for a short press: a click of the mouse
-        takes no time at all, and the scanner would rightly take it for a bounce."""
-        press = self._held.get(switch)
-        if press is None:
-            return
-        left = press.at + PRESS_S - self.clock.monotonic()
-        if left > 0:
-            self.clock.call_later(left, partial(self._open, switch, press.number))
-        else:
-            self._open(switch, press.number)
-
-    def tap(self, switch: Switch, hold_s: float = PRESS_S) -> None:
-        """Press `switch` and let go `hold_s` seconds later (on the virtual clock)."""
-        if self.press(switch):
-            self.clock.call_later(hold_s, partial(self._open, switch, self._presses))
-
-    def _open(self, switch: Switch, number: int) -> None:
-        # A release meant for an earlier press of the same switch leaves a newer one alone.
-        press = self._held.get(switch)
-        if press is not None and press.number == number and not self._closed:
-            del self._held[switch]
-            self._move(switch, closed=False)
-
-    def _move(self, switch: Switch, *, closed: bool) -> None:
-        circuit, encoder = self.vt.circuit, self.vt.encoder
-        if isinstance(switch, Coord):
-            (circuit.press_pad if closed else circuit.release_pad)(switch)
-        elif isinstance(switch, ConsoleButton):
-            (circuit.press_button if closed else circuit.release_button)(switch)
-        else:
-            (encoder.press if closed else encoder.release)()
+    # The mouse
 
     def on_switch_down(self, message: SwitchDown) -> None:
-        if self.press(message.switch):
+        if self.fingers.press(message.switch):
             self._mouse_held.add(message.switch)
         self.advance(0)
 
@@ -305,7 +214,7 @@ class SimApp(StyledApp):
         # Only the mouse's own press: letting go must not cut short a key's long press.
         if message.switch in self._mouse_held:
             self._mouse_held.discard(message.switch)
-            self.release(message.switch)
+            self.fingers.release(message.switch)
         self.advance(0)
 
     def on_knob_turned(self, message: KnobTurned) -> None:
@@ -321,13 +230,12 @@ class SimApp(StyledApp):
 
     def action_push(self, long: bool) -> None:
         """Push the encoder; a long push opens or closes the menu."""
-        self.tap(EncoderPush.PUSH, PUSH_HOLD_S + HOLD_MARGIN_S if long else PRESS_S)
+        self.fingers.tap(EncoderPush.PUSH, press_time(EncoderPush.PUSH, long))
 
     def action_button(self, name: str, long: bool) -> None:
         """Press a console button, or hold it past its hold time."""
         button = ConsoleButton(name)
-        hold_s = DEFAULT_HOLDS.get(button, 1.0) + HOLD_MARGIN_S if long else PRESS_S
-        self.tap(button, hold_s)
+        self.fingers.tap(button, press_time(button, long))
 
     def action_card_key(self, key: str) -> None:
         """Type the coordinate of a card: a column letter, then a row number."""
@@ -349,7 +257,7 @@ class SimApp(StyledApp):
             self.bell()
             return
         self.card_entry = ""
-        self.tap(coord)
+        self.fingers.tap(coord)
         self._redraw_entry()
 
     def action_spymaster(self) -> None:

@@ -1,9 +1,10 @@
 """Widgets of the desktop simulation: the word cards, the LED key, the OLED and the console.
 
 They only draw what they are handed and report what the mouse does to them (`SwitchDown`,
-`SwitchUp`, `KnobTurned`); `firmware.sim.app` turns that into closed and opened virtual switches
-and hands back what the virtual hardware shows. A press lasts from the mouse button going down to
-it coming up, so holding a console button with the mouse is a long press, as on the table.
+`SwitchUp`, `KnobTurned`); `firmware.sim.app` has `firmware.sim.fingers` close and open the
+virtual switches and hands back what the virtual hardware shows. A press lasts from the mouse
+button going down to it coming up, so holding a console button with the mouse is a long press,
+as on the table.
 Their look is in `firmware/tui/styles/sim.tcss`.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from PIL import Image
 from rich.style import Style
@@ -26,16 +26,7 @@ from textual.widgets import Static
 from board_rules.codenames import ALL_COORDS, Coord, Identity
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_layout import Light, Side
-
-
-class EncoderPush(Enum):
-    """The encoder's push switch, the one console switch outside the matrix."""
-
-    PUSH = "push"
-
-
-Switch = Coord | ConsoleButton | EncoderPush
-"""Anything the simulation can hold down: a card pad, a console button, the encoder push."""
+from firmware.sim.fingers import EncoderPush, Switch
 
 
 class SwitchDown(Message):
@@ -311,14 +302,12 @@ __all__ = [
     "CardLook",
     "CardView",
     "ConsoleKey",
-    "EncoderPush",
     "Knob",
     "KnobTurned",
     "LedCell",
     "LedKeyView",
     "OledView",
     "Pressable",
-    "Switch",
     "SwitchDown",
     "SwitchUp",
     "braille_rows",

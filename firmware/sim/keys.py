@@ -1,0 +1,71 @@
+"""The simulation's keyboard: which key presses which switch of the table, and for how long.
+
+Keyboard presses have no key-up in a terminal: a key is a short press, Shift with the key a long
+one (held past its hold time); with the mouse a switch stays down as long as the button does.
+Cards are typed by their coordinate (`c3`, then Enter). The bindings name actions of `SimApp`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from textual.binding import Binding, BindingType
+
+from firmware.drivers.console import DEFAULT_HOLDS, PUSH_HOLD_S
+from firmware.drivers.events import ConsoleButton
+from firmware.sim.fingers import EncoderPush
+from firmware.sim.widgets import BUTTON_LABELS
+from firmware.virtual.table import PRESS_S
+
+HOLD_MARGIN_S: Final = 0.3
+"""A long press lasts this much beyond its hold time, as a finger that makes sure."""
+
+BUTTON_KEYS: Final = {
+    ConsoleButton.DONE: "s",
+    ConsoleButton.PENALTY: "p",
+    ConsoleButton.UNDO: "u",
+    ConsoleButton.NEW: "n",
+    ConsoleButton.TIMER: "t",
+}
+"""The key of each console button; with Shift it is held. DONE is `s`, for stop: the letters
+a–e are the columns of the card coordinates."""
+
+_ENCODER = Binding.Group("encoder")
+
+
+def console_bindings() -> list[BindingType]:
+    """Every key of the simulation, in the order the footer shows them."""
+    bindings: list[BindingType] = [
+        Binding("enter", "enter_card", "card", key_display="c3 ⏎"),
+        *(Binding(key, f"card_key('{key}')", show=False) for key in "abcde12345"),
+        Binding("backspace", "card_key('back')", show=False),
+        Binding("escape", "card_key('clear')", show=False),
+        Binding("minus", "turn(-1)", "encoder −", key_display="-", group=_ENCODER),
+        Binding("plus,equals_sign", "turn(1)", "encoder +", key_display="+", group=_ENCODER),
+        Binding("space", "push(False)", "push"),
+        Binding("m", "push(True)", "menu"),
+    ]
+    for button, key in BUTTON_KEYS.items():
+        group = Binding.Group(BUTTON_LABELS[button])
+        name = button.value
+        label = BUTTON_LABELS[button]
+        bindings.append(Binding(key, f"button('{name}', False)", label, group=group))
+        bindings.append(
+            Binding(
+                f"{key.upper()},shift+{key}",
+                f"button('{name}', True)",
+                f"hold {label}",
+                group=group,
+            )
+        )
+    bindings.append(Binding("k", "spymaster", "spymaster"))
+    bindings.append(Binding("q", "quit", "quit"))
+    return bindings
+
+
+def press_time(switch: ConsoleButton | EncoderPush, long: bool) -> float:
+    """How long a key holds `switch` down: a short press, or past the switch's hold time."""
+    if not long:
+        return PRESS_S
+    hold_s = PUSH_HOLD_S if switch is EncoderPush.PUSH else DEFAULT_HOLDS.get(switch, 1.0)
+    return hold_s + HOLD_MARGIN_S
