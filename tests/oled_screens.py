@@ -26,7 +26,7 @@ from firmware.table import messages as m
 from firmware.table.game_loop import FIRST_SELECTOR
 from firmware.table.menu import Menu
 from firmware.table.oled_render import render_screen
-from firmware.table.screens import Screen, TableView, compose
+from firmware.table.screens import OledScreen, TableView, compose
 from firmware.table.settings import TableSettings
 from firmware.table.store_faults import SaveFault
 from tests.oled_helpers import rig
@@ -34,7 +34,7 @@ from tests.rules_helpers import new_game, play
 
 GOLDEN_DIR = Path(__file__).with_name("golden") / "oled"
 
-Compose = Callable[[GNUTranslations, str], Screen]
+Compose = Callable[[GNUTranslations, str], OledScreen]
 """A screen in the language of the catalog (the language code is for the menu's own line)."""
 
 
@@ -42,14 +42,14 @@ def _game(*lines: str, mode: Mode = Mode.STANDARD) -> GameState:
     return play(new_game(mode), *lines)
 
 
-def _view(state: GameState, **fields: object) -> Callable[[GNUTranslations, str], Screen]:
+def _view(state: GameState, **fields: object) -> Callable[[GNUTranslations, str], OledScreen]:
     view = TableView(state=state, selector=FIRST_SELECTOR)
     return lambda catalog, _language: compose(replace(view, **fields), catalog)  # type: ignore[arg-type]
 
 
 def _notice(state: GameState, *texts: str, bar: float | None = None) -> Compose:
     # As `Table._show_notice` posts them: each text translated, in order.
-    def screen(catalog: GNUTranslations, _language: str) -> Screen:
+    def screen(catalog: GNUTranslations, _language: str) -> OledScreen:
         notice = tuple(catalog.gettext(text) for text in texts)
         view = TableView(state=state, selector=FIRST_SELECTOR, notice=notice, timer_left=bar)
         return compose(view, catalog)
@@ -58,7 +58,7 @@ def _notice(state: GameState, *texts: str, bar: float | None = None) -> Compose:
 
 
 def _notice_line(state: GameState, line: Callable[[GNUTranslations], str]) -> Compose:
-    def screen(catalog: GNUTranslations, _language: str) -> Screen:
+    def screen(catalog: GNUTranslations, _language: str) -> OledScreen:
         view = TableView(state=state, selector=FIRST_SELECTOR, notice=(line(catalog),))
         return compose(view, catalog)
 
@@ -66,7 +66,7 @@ def _notice_line(state: GameState, line: Callable[[GNUTranslations], str]) -> Co
 
 
 def _menu(index: int, **settings: object) -> Compose:
-    def screen(catalog: GNUTranslations, language: str) -> Screen:
+    def screen(catalog: GNUTranslations, language: str) -> OledScreen:
         chosen = replace(TableSettings(language=language), **settings)  # type: ignore[arg-type]
         view = TableView(state=START, selector=FIRST_SELECTOR)
         return compose(replace(view, menu=Menu(index).view(chosen, catalog)), catalog)
@@ -75,7 +75,7 @@ def _menu(index: int, **settings: object) -> Compose:
 
 
 def _pad_test(line: Callable[[GNUTranslations], str | None]) -> Compose:
-    def screen(catalog: GNUTranslations, _language: str) -> Screen:
+    def screen(catalog: GNUTranslations, _language: str) -> OledScreen:
         view = TableView(state=START, selector=FIRST_SELECTOR, pad_test=line(catalog) or "")
         return compose(view, catalog)
 
@@ -84,11 +84,11 @@ def _pad_test(line: Callable[[GNUTranslations], str | None]) -> Compose:
 
 def _self_test(*lines: str | Callable[[GNUTranslations], str]) -> Compose:
     # As `SelfTest._say` builds them: the self-test title over its lines.
-    def screen(catalog: GNUTranslations, _language: str) -> Screen:
+    def screen(catalog: GNUTranslations, _language: str) -> OledScreen:
         texts = tuple(
             catalog.gettext(line) if isinstance(line, str) else line(catalog) for line in lines
         )
-        return Screen(title=catalog.gettext(m.SELF_TEST), lines=texts)
+        return OledScreen(title=catalog.gettext(m.SELF_TEST), lines=texts)
 
     return screen
 

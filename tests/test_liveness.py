@@ -30,7 +30,7 @@ from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
 from firmware.service.serve import serve
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker
-from firmware.table.screens import Screen
+from firmware.table.screens import OledScreen
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
 from firmware.virtual.table import VirtualTable
@@ -110,7 +110,7 @@ class Rig:
         return event
 
     def draw(self, title: str) -> None:
-        self.display.show(Screen(title=title))
+        self.display.show(OledScreen(title=title))
         assert self.display.wait_idle(SAFETY_S)
 
 
@@ -279,7 +279,7 @@ def test_a_display_worker_that_dies_stops_the_heartbeats(rig: Rig) -> None:
     rig.draw("Blue spymaster")
     assert rig.beat() == [HEARTBEAT]
     rig.bus.error = SystemExit("killed by the test")
-    rig.display.show(Screen(title="Red spymaster"))
+    rig.display.show(OledScreen(title="Red spymaster"))
     thread = rig.display.progress.thread
     assert thread is not None
     thread.join(SAFETY_S)
@@ -290,7 +290,7 @@ def test_a_display_worker_that_dies_stops_the_heartbeats(rig: Rig) -> None:
 def test_a_display_worker_stuck_on_the_bus_stops_the_heartbeats(rig: Rig) -> None:
     rig.draw("Blue spymaster")
     rig.bus.open.clear()
-    rig.display.show(Screen(title="Red spymaster"))
+    rig.display.show(OledScreen(title="Red spymaster"))
     assert rig.bus.reached.wait(SAFETY_S)
     assert rig.beat() == [HEARTBEAT]
     assert rig.beat(after_s=STUCK_S - 1) == [HEARTBEAT]

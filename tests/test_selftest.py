@@ -112,9 +112,9 @@ def run(rig: VirtualRig, act: Callable[[str], None]) -> Report:
 
 def shows(rig: VirtualRig, *lines: str) -> bool:
     from firmware.table.oled_render import render_screen
-    from firmware.table.screens import Screen
+    from firmware.table.screens import OledScreen
 
-    expected = render_screen(Screen(title="Self-test", lines=lines)).tobytes()
+    expected = render_screen(OledScreen(title="Self-test", lines=lines)).tobytes()
     return rig.chip.to_image().tobytes() == expected
 
 

@@ -10,7 +10,7 @@ from firmware.drivers.clock import VirtualClock
 from firmware.drivers.oled import Oled, OledConfig
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker
-from firmware.table.screens import Screen
+from firmware.table.screens import OledScreen
 from firmware.table.store import DATABASE_NAME
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
@@ -56,7 +56,7 @@ def test_a_slow_oled_never_holds_up_the_caller_and_ends_on_the_latest_screen() -
     gate.clear()  # from now on every transfer hangs until released
     worker = DisplayWorker(oled)
     try:
-        screens = [Screen(title=f"screen {n}") for n in range(20)]
+        screens = [OledScreen(title=f"screen {n}") for n in range(20)]
         for screen in screens:
             worker.show(screen)  # returns at once although the bus is stuck
         assert worker.screen == screens[-1]
@@ -109,7 +109,7 @@ def test_the_oleds_timed_redraws_run_on_the_display_worker_not_the_clock() -> No
     worker = DisplayWorker(oled)
     oled.defer = worker.run_soon
     try:
-        worker.show(Screen(title="still"))
+        worker.show(OledScreen(title="still"))
         assert worker.wait_idle(10.0)
         writers.clear()
         clock.advance(61.0)  # the burn-in shift falls due on this (the clock's) thread
@@ -129,7 +129,7 @@ def test_the_display_worker_alone_talks_to_the_oled_dimming_included() -> None:
     oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every=None))
     worker = DisplayWorker(oled)
     try:
-        worker.show(Screen(title="sleepy"))
+        worker.show(OledScreen(title="sleepy"))
         assert worker.wait_idle(10.0)
         bright = chip.contrast
         writers.clear()
@@ -171,11 +171,11 @@ def test_the_display_worker_survives_a_failed_drawing_and_draws_the_next_screen(
     worker = DisplayWorker(oled)
     try:
         bus.armed = True
-        worker.show(Screen(title="lost"))
+        worker.show(OledScreen(title="lost"))
         assert worker.wait_idle(10.0)
-        worker.show(Screen(title="drawn"))
+        worker.show(OledScreen(title="drawn"))
         assert worker.wait_idle(10.0)
     finally:
         worker.close()
         oled.close()
-    assert chip.to_image().tobytes() == render_screen(Screen(title="drawn")).tobytes()
+    assert chip.to_image().tobytes() == render_screen(OledScreen(title="drawn")).tobytes()

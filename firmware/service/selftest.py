@@ -42,7 +42,7 @@ from firmware.table import messages as m
 from firmware.table.led_pattern import wiring_pattern
 from firmware.table.messages import switch_name
 from firmware.table.oled_render import HEIGHT, WIDTH, render_screen
-from firmware.table.screens import Screen
+from firmware.table.screens import OledScreen
 
 LED_STEP_S = 0.05
 """Each LED stays lit this long in each colour of the chase."""
@@ -165,7 +165,7 @@ class SelfTest:
 
     def _say(self, *lines: str) -> None:
         _ = self._catalog.gettext
-        self._rig.show_oled(render_screen(Screen(title=_(m.SELF_TEST), lines=lines)))
+        self._rig.show_oled(render_screen(OledScreen(title=_(m.SELF_TEST), lines=lines)))
 
     def _leds(self) -> None:
         self._say(self._catalog.gettext(m.LED_CHECK))

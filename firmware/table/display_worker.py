@@ -1,7 +1,7 @@
 """The OLED's worker: always draws the latest screen, never holding up the game loop.
 
 A full frame can take 92 ms on the Pi's default I2C speed and a loose wire makes writes fail;
-the game thread only hands over the newest `Screen` and goes on. `DisplayWorker` draws on its
+the game thread only hands over the newest `OledScreen` and goes on. `DisplayWorker` draws on its
 own thread (the Pi); `ImmediateDisplay` draws at once, for headless scripts and tests, where
 the same screens must come out in the same order every time.
 """
@@ -18,7 +18,7 @@ from PIL import Image
 
 from firmware.drivers.liveness import Progress
 from firmware.table.oled_render import render_screen
-from firmware.table.screens import Screen
+from firmware.table.screens import OledScreen
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +37,14 @@ class ImmediateDisplay:
     def __init__(
         self,
         oled: Panel,
-        render: Callable[[Screen], Image.Image] = render_screen,
+        render: Callable[[OledScreen], Image.Image] = render_screen,
     ) -> None:
         self._oled = oled
         self._render = render
-        self.screen: Screen | None = None
+        self.screen: OledScreen | None = None
         """The screen last handed over."""
 
-    def show(self, screen: Screen) -> None:
+    def show(self, screen: OledScreen) -> None:
         if screen != self.screen:
             self.screen = screen
             self._oled.show(self._render(screen))
@@ -63,13 +63,13 @@ class DisplayWorker:
     def __init__(
         self,
         oled: Panel,
-        render: Callable[[Screen], Image.Image] = render_screen,
+        render: Callable[[OledScreen], Image.Image] = render_screen,
     ) -> None:
         self._oled = oled
         self._render = render
         self._wake = threading.Condition()
-        self._latest: Screen | None = None
-        self._drawn: Screen | None = None
+        self._latest: OledScreen | None = None
+        self._drawn: OledScreen | None = None
         self._tasks: list[Callable[[], None]] = []
         self._busy = False
         self._closed = False
@@ -79,11 +79,11 @@ class DisplayWorker:
         self._thread = self.progress.start(self._run)
 
     @property
-    def screen(self) -> Screen | None:
+    def screen(self) -> OledScreen | None:
         """The screen last handed over."""
         return self._latest
 
-    def show(self, screen: Screen) -> None:
+    def show(self, screen: OledScreen) -> None:
         with self._wake:
             self._latest = screen
             self._wake.notify()
@@ -122,7 +122,7 @@ class DisplayWorker:
                 self._busy = False
                 self._wake.notify_all()
 
-    def _draw(self, screen: Screen) -> None:
+    def _draw(self, screen: OledScreen) -> None:
         self._oled.show(self._render(screen))
 
     def wait_idle(self, timeout: float) -> bool:

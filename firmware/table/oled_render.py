@@ -1,4 +1,4 @@
-"""Draws a `Screen` into the 128 × 64 one-bit image the OLED shows: a pure function.
+"""Draws an `OledScreen` into the 128 × 64 one-bit image the OLED shows: a pure function.
 
 Layout, top to bottom: the title in an inverted bar, up to three body lines (the big clue
 selector takes the place of the last two), the footer, and the sand timer's bar. Every text is
@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from firmware.drivers import ssd1306_protocol
 from firmware.table.font import DEFAULT_FONT, PixelFont
-from firmware.table.screens import Screen
+from firmware.table.screens import OledScreen
 
 WIDTH, HEIGHT = ssd1306_protocol.WIDTH, ssd1306_protocol.HEIGHT
 """The picture is the chip's RAM, pixel for pixel."""
@@ -24,7 +24,7 @@ shares with an accent, and the footer's descenders then clear the timer bar."""
 BAR_TOP, BAR_HEIGHT = 60, 3
 
 
-def render_screen(screen: Screen, font: PixelFont = DEFAULT_FONT) -> Image.Image:
+def render_screen(screen: OledScreen, font: PixelFont = DEFAULT_FONT) -> Image.Image:
     """The image of `screen`."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)

@@ -1,4 +1,4 @@
-"""What the OLED shows, as data: a pure function from the table's view to a `Screen`.
+"""What the OLED shows, as data: a pure function from the table's view to an `OledScreen`.
 
 Drawing the screen into pixels is `firmware.table.oled_render`'s job; the text lines here are also
 what a headless script's `dump` reports, so tests read the screen without decoding pixels.
@@ -15,7 +15,7 @@ from firmware.table.store_faults import SaveFault
 
 
 @dataclass(frozen=True)
-class Screen:
+class OledScreen:
     """One OLED screen: an inverted title bar, up to three lines, an optional big text (the clue
     selector), a footer and an optional timer bar (the fraction of time left)."""
 
@@ -62,11 +62,11 @@ class TableView:
     """In the pad test: the last input seen ("" before the first)."""
 
 
-def compose(view: TableView, catalog: GNUTranslations) -> Screen:
+def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
     """The screen for `view`, in the language of `catalog`."""
     _ = catalog.gettext
     if view.pad_test is not None:
-        return Screen(
+        return OledScreen(
             title=_(m.PAD_TEST),
             lines=(_(m.PRESS_ANY_PAD), view.pad_test),
             footer=_(m.HOLD_PUSH_TO_EXIT),
@@ -80,7 +80,7 @@ def compose(view: TableView, catalog: GNUTranslations) -> Screen:
     title, lines, big = _phase_body(state, view.selector, catalog)
     if view.notice:
         lines, big = view.notice[:3], None
-    return Screen(title=title, lines=lines, big=big, footer=footer, bar=view.timer_left)
+    return OledScreen(title=title, lines=lines, big=big, footer=footer, bar=view.timer_left)
 
 
 def _phase_body(
@@ -130,11 +130,11 @@ def _selector(number: ClueNumber) -> str:
     return f"« {m.clue_text(number)} »"
 
 
-def _menu_screen(menu: MenuView) -> Screen:
+def _menu_screen(menu: MenuView) -> OledScreen:
     # Three items fit under the title: keep the highlighted one in view, marked with an arrow.
     first = min(max(menu.index - 1, 0), max(len(menu.items) - 3, 0))
     shown = menu.items[first : first + 3]
     lines = tuple(
         ("→ " if first + n == menu.index else "  ") + item for n, item in enumerate(shown)
     )
-    return Screen(title=menu.title, lines=lines)
+    return OledScreen(title=menu.title, lines=lines)
