@@ -1,0 +1,527 @@
+"""The table application: one thread owns the game and turns input events into play.
+
+Driver callbacks and clock timers only `post` events; `run_pending` (headless, tests) or
+`run_forever` (the Pi) hands them one at a time to `handle`, on the game thread. Each accepted
+action is saved first, then shown on the LED key, then on the OLED (whose worker draws the
+latest screen without holding up the loop). When the disk refuses (full, locked, read-only…) play
+goes on: the OLED says why it is not saving, writing is retried on a back-off, and what was
+missed is written in order once the disk takes it.
+
+What the controls do depends on the phase (see README): card pads guess or cover, the encoder
+chooses and announces the clue number, DONE stops guessing, held PENALTY calls an invalid clue,
+held UNDO takes back the last action, held NEW starts a new game, TIMER runs the sand timer, a
+long encoder push opens the menu. After a while without input the table dims; the input that
+wakes it counts for nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from gettext import GNUTranslations
+from typing import Protocol
+
+from board_rules.codenames import (
+    UNLIMITED,
+    Action,
+    ClueNumber,
+    Cover,
+    Done,
+    Game,
+    GameState,
+    GiveClue,
+    IllegalActionError,
+    Key,
+    Penalty,
+    Phase,
+    Reason,
+    Timeout,
+    Touch,
+    Undo,
+    generate_key,
+)
+from firmware.drivers.clock import Clock
+from firmware.drivers.events import (
+    ButtonHeld,
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    EncoderHeld,
+    EncoderPushed,
+    EncoderTurned,
+    InputEvent,
+    MultiplePads,
+    PadPressed,
+    PadStuck,
+)
+from firmware.drivers.key_picture import KeyColours
+from firmware.table import messages as m
+from firmware.table.i18n import translations
+from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
+from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
+from firmware.table.sand_timer import SandTimer
+from firmware.table.saving import RecordedGame, Saver
+from firmware.table.screens import OledScreen, TableView, compose
+from firmware.table.settings import TableSettings
+from firmware.table.sleep import SleepWatch
+from firmware.table.store import GameStore, StoreError, TimedAction
+from firmware.table.store_faults import SaveFault
+
+log = logging.getLogger(__name__)
+
+SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
+"""The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
+FIRST_SELECTOR = 1
+BRIGHTNESS_STEPS = {1: 110, 2: 140, 3: 175, 4: 215, 5: 255}
+"""LED brightness (1–255) for each menu level: level 1 is near the dimmest at which a spymaster
+can still tell every cell state apart (`make key-contrast`: ΔE00 ≥ 12 for every pair, also as
+colour-blind eyes see it; 14 at level 1). At brightness 110 the brightest channel sends 40 of
+255, a sixth of the light of level 5. Below about 95 there is too little light for every pair:
+at 90 a deuteranope's red agents come within ΔE00 11.6 of the bystanders, at 80 a protanope's
+come within 10 of the covered cells, whose lit channels are already at the wire's lowest step. The
+steps are in the pattern's perceptual scale, so they look about even to the eye."""
+SLEEP_DIM = 0.15
+"""Share of its level the LED key keeps while the table sleeps. A deliberate exception to the
+key's contrast goal: nobody has touched the table for minutes, the dim key only says a game is
+laid out, and the input that wakes it does nothing else, so the key is legible again before
+anyone can act on it."""
+
+
+class KeyLights(Protocol):
+    """The LED key as the table uses it (`firmware.drivers.led_strip.LedKey`)."""
+
+    style: LedStyle
+
+    def render(self, state: GameState, t: float) -> bool: ...
+
+    def show(self, picture: KeyColours) -> bool: ...
+
+
+class ScreenOutput(Protocol):
+    """The OLED as the table uses it: takes the latest screen (`firmware.table.display_worker`)."""
+
+    def show(self, screen: OledScreen) -> None: ...
+
+    def set_dimmed(self, dimmed: bool) -> None: ...
+
+
+class Beeper(Protocol):
+    """The optional buzzer."""
+
+    def beep(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    """How long things last on the table, in seconds."""
+
+    notice_s: float = 2.5
+    """A result or warning stays on the OLED this long."""
+    sleep_after_s: float = 600.0
+    """Without input for this long the table dims."""
+    timer_redraw_s: float = 1.0
+    """The timer bar is redrawn this often while it runs."""
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An action the rules turned down, for logs and scripted runs."""
+
+    action: Action
+    reason: Reason
+
+
+class _Tick:
+    """Posted by a clock timer: something is due (a notice ends, the timer runs out…)."""
+
+    def __str__(self) -> str:
+        return "tick"
+
+
+TableEvent = InputEvent | _Tick
+
+
+class Table:
+    """The game, its settings and the feedback of one table."""
+
+    def __init__(
+        self,
+        *,
+        clock: Clock,
+        store: GameStore,
+        lights: KeyLights,
+        screen: ScreenOutput,
+        rng: random.Random,
+        settings: TableSettings,
+        beeper: Beeper | None = None,
+        timing: TimingSettings | None = None,
+        wall_clock: Callable[[], float] = time.time,
+        first_key: Key | None = None,
+        language: str | None = None,
+        events: queue.Queue[TableEvent] | None = None,
+    ) -> None:
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._store = store
+        self._lights = lights
+        self._screen = screen
+        self._rng = rng
+        self._beeper = beeper
+        self._timing = timing or TimingSettings()
+        self.events: queue.Queue[TableEvent] = queue.Queue() if events is None else events
+        """Where drivers put input events (the console is handed this queue)."""
+        self.settings = settings.with_saved(store.load_settings())
+        if language is not None:
+            # Chosen for this run on the command line: it wins over the saved menu setting.
+            self.settings = replace(self.settings, language=language)
+        self._apply_brightness()
+        self.rejections: list[Rejection] = []
+        """Actions turned down since the table started; a scripted run reads them."""
+        self._selector: ClueNumber = FIRST_SELECTOR
+        self._notice: tuple[str, ...] = ()
+        self._notice_until = 0.0
+        self._timer: SandTimer | None = None
+        self._timer_due = 0.0
+        """When the sand timer's pending tick comes (redraw of its bar, or its end)."""
+        self._holds_seen: set[ConsoleButton] = set()
+        """Buttons whose latest press was held: its release ends a hold, not a short press."""
+        self._mode: ControlMode = PLAYING
+        self._saver = Saver(store, clock, self._schedule)
+        self._led_due: float | None = None
+        """When the LED key's blinking next changes the picture."""
+        self._first_key = first_key
+        self._current = self._resume()
+        if self._saver.fault is not None:
+            self._saver.retry_later()
+        self._sleep = SleepWatch(self._timing.sleep_after_s, clock.monotonic(), self._schedule)
+        self._refresh(led=True)
+
+    # Start and new games
+
+    def _resume(self) -> RecordedGame:
+        # A damaged database must not keep the table from starting: a new game begins instead.
+        try:
+            saved = self._store.latest_game()
+            if saved is not None:
+                started = saved.actions[0].at if saved.actions else self._wall_clock()
+                return RecordedGame(saved.replay(), list(saved.actions), started, saved.game_id)
+        except (StoreError, IllegalActionError) as error:
+            log.error("the last game cannot be resumed, starting anew: %s", error)
+        return self._new_game()
+
+    def _new_game(self, left: RecordedGame | None = None) -> RecordedGame:
+        # A scripted run may fix the first key; every later game draws its own.
+        key, self._first_key = self._first_key or generate_key(self._rng), None
+        current = RecordedGame(Game(key, self.settings.mode), [], self._wall_clock())
+        self._saver.begin(current, left)
+        return current
+
+    # The loop
+
+    def post(self, event: TableEvent) -> None:
+        """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
+        self.events.put(event)
+
+    def run_pending(self, observe: Callable[[TableEvent], None] | None = None) -> int:
+        """Handle every queued event on this thread, showing each to `observe` first (the
+        simulation's line of recent inputs); returns how many there were."""
+        handled = 0
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return handled
+            if observe is not None:
+                observe(event)
+            self.handle(event)
+            handled += 1
+
+    def run_forever(
+        self, stop: threading.Event, heartbeat: Callable[[], None], heartbeat_s: float = 1.0
+    ) -> None:
+        """The game thread on the Pi: handle events until `stop` is set, calling `heartbeat`
+        at least every `heartbeat_s` from this very loop (the service watchdog)."""
+        while not stop.is_set():
+            heartbeat()
+            try:
+                event = self.events.get(timeout=heartbeat_s)
+            except queue.Empty:
+                continue
+            self.handle(event)
+
+    @property
+    def game(self) -> Game:
+        """The game in play."""
+        return self._current.game
+
+    @property
+    def state(self) -> GameState:
+        """The state of the game in play."""
+        return self._current.game.state
+
+    @property
+    def saving(self) -> bool:
+        """False while actions cannot be written to disk."""
+        return self._saver.fault is None
+
+    @property
+    def not_saving(self) -> SaveFault | None:
+        """Why actions are not being written, while they are not."""
+        return self._saver.fault
+
+    @property
+    def asleep(self) -> bool:
+        """True while the table is dimmed for want of input."""
+        return self._sleep.asleep
+
+    def handle(self, event: TableEvent) -> None:
+        """React to one event, on the game thread."""
+        now = self._clock.monotonic()
+        if isinstance(event, _Tick):
+            self._on_tick(now)
+            return
+        self._sleep.input_seen(now)
+        if self._sleep.asleep:
+            self._wake(event, now)
+            return
+        if self._sleep.rest_of_waking_press(event):
+            return
+        if isinstance(event, ButtonPressed):
+            self._holds_seen.discard(event.button)
+        elif isinstance(event, ButtonHeld):
+            self._holds_seen.add(event.button)
+        led = False
+        mode = self._mode
+        if isinstance(mode, PadTest):
+            self._mode = mode.on(event, self._catalog)
+        elif isinstance(mode, MenuOpen):
+            self._mode, settings = mode.on(event, self.settings)
+            led = settings != self.settings
+            if led:
+                self._change_settings(settings)
+        else:
+            led = self._on_play(event, now)
+        self._refresh(led=led)
+
+    # Play
+
+    def _on_play(self, event: InputEvent, now: float) -> bool:
+        phase = self.state.phase
+        if isinstance(event, PadPressed):
+            covering = phase in (Phase.PENALTY_COVER, Phase.ENEMY_COVER)
+            return self._play(Cover(event.coord) if covering else Touch(event.coord), now)
+        if isinstance(event, MultiplePads):
+            self._show_notice(now, m.TWO_CARDS, m.PRESS_ONE)
+        elif isinstance(event, PadStuck):
+            self._show_notice(now, m.stuck_line(self._catalog, str(event.coord)))
+        elif isinstance(event, EncoderTurned):
+            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
+                self._turn_selector(event.steps)
+                # The spymaster is dialling: show the selector now, not after the notice.
+                self._notice = ()
+        elif isinstance(event, EncoderPushed):
+            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
+                return self._play(GiveClue(self._selector), now)
+        elif isinstance(event, EncoderHeld):
+            self._mode = MenuOpen()
+        elif isinstance(event, ButtonPressed) and event.button is ConsoleButton.DONE:
+            return self._play(Done(), now)
+        elif isinstance(event, ButtonHeld):
+            return self._on_button_held(event.button, now)
+        elif isinstance(event, ButtonReleased) and event.button not in self._holds_seen:
+            self._on_short_press(event.button, now)
+        return False
+
+    def _on_short_press(self, button: ConsoleButton, now: float) -> None:
+        if button is ConsoleButton.TIMER:
+            self._start_timer(now)
+        elif button is not ConsoleButton.DONE:
+            # PENALTY, UNDO and NEW act only when held: a tap says so rather than nothing.
+            self._show_notice(now, m.hold_line(self._catalog, m.switch_name(button)))
+
+    def _on_button_held(self, button: ConsoleButton, now: float) -> bool:
+        if button is ConsoleButton.PENALTY:
+            return self._play(Penalty(), now)
+        if button is ConsoleButton.UNDO:
+            return self._play(Undo(), now)
+        if button is ConsoleButton.NEW:
+            self._current = self._new_game(left=self._current)
+            self._selector = FIRST_SELECTOR
+            self._timer = None
+            self._show_notice(now, m.NEW_GAME)
+            return True
+        if button is ConsoleButton.TIMER:
+            self._pause_timer(now)
+        return False
+
+    def _play(self, action: Action, now: float) -> bool:
+        before = self.state
+        try:
+            after = self._current.game.play(action)
+        except IllegalActionError as error:
+            self.rejections.append(Rejection(action, error.reason))
+            self._show_notice(now, m.REASONS[error.reason])
+            return False
+        self._current.log.append(TimedAction(action, self._wall_clock()))
+        self._saver.save(self._current)
+        self._selector = FIRST_SELECTOR
+        if after.turn is not before.turn or after.is_over:
+            # The sand timer is turned for the team that is taking too long: its end must not
+            # cut the next team's turn short.
+            self._timer = None
+        if isinstance(action, Touch) and not after.is_over:
+            identity = before.key[action.coord]
+            outcome = m.GUESS_AGAIN if after.phase is Phase.GUESS else m.TURN_OVER
+            self._show_notice(now, m.IDENTITY_NAMES[identity], outcome)
+        elif isinstance(action, Undo):
+            self._show_notice(now, m.UNDONE)
+        else:
+            self._notice = ()
+        return True
+
+    def _turn_selector(self, steps: int) -> None:
+        index = SELECTOR_VALUES.index(self._selector) + steps
+        self._selector = SELECTOR_VALUES[min(max(index, 0), len(SELECTOR_VALUES) - 1)]
+
+    # Sand timer
+
+    def _start_timer(self, now: float) -> None:
+        if not self.settings.timer_s:
+            self._show_notice(now, m.TIMER_OFF)  # staff turn it on in the menu
+            return
+        self._timer = SandTimer.started(self.settings.timer_s, now)
+        self._arm_timer_tick(now)
+
+    def _pause_timer(self, now: float) -> None:
+        if self._timer is None:
+            return
+        self._timer = self._timer.toggled_pause(now)
+        if self._timer.running:
+            self._arm_timer_tick(now)
+        else:
+            self._show_notice(now, m.TIMER_PAUSED)
+
+    def _arm_timer_tick(self, now: float) -> None:
+        # One pending timer tick at a time, which re-arms itself: every other tick (blinking,
+        # notices) passes through `_on_tick` too and must not start a chain of its own.
+        assert self._timer is not None  # only called while the timer runs
+        delay = min(self._timing.timer_redraw_s, self._timer.left(now))
+        due = now + delay  # as the clock adds it up, so that the tick finds itself due
+        if now < self._timer_due <= due:
+            return  # the pending tick comes first and re-arms
+        self._timer_due = due
+        self._schedule(delay)
+
+    def _timer_ran_out(self, now: float) -> bool:
+        self._timer = None
+        # Strict timer: the guessing team's time is up. The timeout is saved like any action,
+        # before the beep and the screen tell the table.
+        ended = self.settings.strict and self.state.phase is Phase.GUESS
+        if ended:
+            ended = self._play(Timeout(), now)
+        if self._beeper is not None:
+            self._beeper.beep()
+        self._show_notice(now, m.TIME_UP, *((m.TURN_OVER,) if ended else ()))
+        return ended
+
+    # Menu settings
+
+    def _change_settings(self, settings: TableSettings) -> None:
+        changed = {
+            name: value
+            for name, value in settings.to_saved().items()
+            if self.settings.to_saved()[name] != value
+        }
+        self.settings = settings
+        self._apply_brightness()
+        if changed:
+            self._saver.save_settings(changed, self._current)
+
+    def _apply_brightness(self) -> None:
+        brightness = BRIGHTNESS_STEPS[self.settings.brightness]
+        if self._lights.style.brightness != brightness:
+            self._lights.style = replace(self._lights.style, brightness=brightness)
+
+    # Sleep
+
+    def _wake(self, event: InputEvent, now: float) -> None:
+        self._sleep.wake(event, now)
+        self._screen.set_dimmed(False)
+        self._refresh(led=True)
+
+    def _fall_asleep(self) -> None:
+        self._screen.set_dimmed(True)
+        # Staff walked away: the table wakes to the game, not to their menu or pad test.
+        self._mode = PLAYING
+        self._refresh(led=True)
+
+    # Timers and feedback
+
+    def _schedule(self, delay: float) -> None:
+        # A tick only makes the loop look at what is due, so a spare one does no harm and
+        # timers are never cancelled.
+        self._clock.call_later(delay, lambda: self.post(_Tick()))
+
+    def _on_tick(self, now: float) -> None:
+        led = self._led_due is not None and now >= self._led_due
+        self._saver.on_tick(now, self._current)
+        if self._timer is not None and self._timer.running and now >= self._timer_due:
+            if self._timer.left(now) <= 0:
+                led = self._timer_ran_out(now) or led
+            else:
+                self._arm_timer_tick(now)
+        if self._sleep.falls_asleep(now):
+            self._fall_asleep()
+            return
+        self._refresh(led=led)
+
+    def _show_notice(self, now: float, *texts: str) -> None:
+        self._notice = tuple(self._catalog.gettext(text) for text in texts)
+        self._notice_until = now + self._timing.notice_s
+        self._schedule(self._timing.notice_s)
+
+    @property
+    def _catalog(self) -> GNUTranslations:
+        return translations(self.settings.language)
+
+    def _refresh(self, led: bool) -> None:
+        now = self._clock.monotonic()
+        if led or self._sleep.asleep:
+            self._draw_key(now)
+        if self._notice and now >= self._notice_until:
+            self._notice = ()
+        self._screen.show(compose(self.view(now), self._catalog))
+
+    def _draw_key(self, now: float) -> None:
+        style = self._lights.style
+        if self._sleep.asleep:
+            self._lights.show(key_pattern(self.state, now, style).dimmed(SLEEP_DIM))
+        else:
+            self._lights.render(self.state, now)
+        # The picture changes by itself only at a blink edge: wake up then, not on a frame rate.
+        edge = next_blink_edge(now, style)
+        if self._led_due is None or self._led_due <= now or edge < self._led_due:
+            self._led_due = edge
+            self._schedule(edge - now)
+
+    def view(self, now: float) -> TableView:
+        """What the screen shows now."""
+        mode = self._mode
+        menu = mode.menu.view(self.settings, self._catalog) if isinstance(mode, MenuOpen) else None
+        timer = None
+        if self._timer is not None:
+            timer = self._timer.fraction_left(now)
+        return TableView(
+            state=self.state,
+            selector=self._selector,
+            notice=self._notice,
+            timer_left=timer,
+            not_saving=self._saver.fault,
+            menu=menu,
+            pad_test=mode.last if isinstance(mode, PadTest) else None,
+        )
