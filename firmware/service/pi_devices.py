@@ -26,6 +26,7 @@ from firmware.drivers.led_strip import (
 )
 from firmware.drivers.oled import Oled
 from firmware.table.config import TableConfig
+from firmware.table.devices import led_key, open_console
 from firmware.table.led_key import LedKey
 
 log = logging.getLogger(__name__)
@@ -61,27 +62,6 @@ def _open_strip(config: TableConfig) -> LedStrip:
         return open_virtual_strip(count)
 
 
-def open_console(
-    config: TableConfig, clock: Clock, events: queue.Queue[Any], pin_factory: Factory | None = None
-) -> Console:
-    """The console on the config's pins, reporting to `events`; `pin_factory` None is gpiozero's
-    default (the Pi's GPIO), the virtual table passes its mock factory."""
-    pins = config.pins
-    return Console(
-        clock,
-        pin_factory=pin_factory,
-        events=events,
-        matrix_rows=pins.matrix_rows,
-        matrix_columns=pins.matrix_columns,
-        encoder_a=pins.encoder_a,
-        encoder_b=pins.encoder_b,
-        encoder_push=pins.encoder_push,
-        buzzer=pins.buzzer,
-        debounce_ms=config.inputs.debounce_ms,
-        stuck_after_s=config.inputs.stuck_after_s,
-    )
-
-
 def open_pi_console(
     config: TableConfig, clock: Clock, events: queue.Queue[Any], pin_factory: Factory | None = None
 ) -> Console:
@@ -108,7 +88,7 @@ def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any])
     console = open_pi_console(config, clock, events)
     try:
         oled = Oled(clock, config=config.oled)
-        lights = LedKey(_open_strip(config), config.led_layout, config.led_style)
+        lights = led_key(config, _open_strip(config))
     except BaseException:
         console.close()
         raise

@@ -29,9 +29,10 @@ from firmware.service.pi_model import PI_MODEL_FILE, is_raspberry_pi
 from firmware.service.sd_notify import SystemdNotifier
 from firmware.service.serve import install_stop_handlers, serve
 from firmware.service.state_dir import StateDirError, check_enterable, check_service_state_dir
+from firmware.table.assemble import build_table
 from firmware.table.config import ConfigError, TableConfig, installed_config, load_config
 from firmware.table.display_worker import DisplayWorker
-from firmware.table.game_loop import Table, TableEvent, TimingSettings
+from firmware.table.game_loop import TableEvent
 from firmware.table.store import GameStore
 
 log = logging.getLogger("firmware.run")
@@ -101,17 +102,16 @@ def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
         # The OLED's own timed redraws go to the display's thread, off the clock's thread
         # that also scans the switches.
         devices.oled.defer = display.run_soon
-        table = Table(
+        table = build_table(
+            config,
             clock=clock,
             store=store,
+            console=devices.console,
             lights=devices.lights,
             screen=display,
-            rng=secrets.SystemRandom(),
-            settings=config.settings,
-            beeper=devices.console if devices.console.has_buzzer else None,
-            timing=TimingSettings(sleep_after_s=config.sleep_after_s),
-            language=language,
             events=events,
+            rng=secrets.SystemRandom(),
+            language=language,
         )
         log.info("table ready")
         # The scanner has no thread of its own: it runs on the clock's (see

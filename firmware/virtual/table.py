@@ -28,11 +28,11 @@ from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import Ws281xStrip, open_virtual_strip
 from firmware.drivers.oled import Oled
 from firmware.errors import FirmwareError
-from firmware.service.pi_devices import open_console
+from firmware.table.assemble import build_table
 from firmware.table.config import TableConfig
+from firmware.table.devices import led_key, open_console
 from firmware.table.display_worker import DisplayWorker, ImmediateDisplay
-from firmware.table.game_loop import Table, TableEvent, TimingSettings
-from firmware.table.led_key import LedKey
+from firmware.table.game_loop import TableEvent
 from firmware.table.store import GameStore
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
@@ -116,22 +116,21 @@ class VirtualTable:
         else:
             self.display = ImmediateDisplay(self.oled)
         self.strip = open_virtual_strip(config.led_layout.pixel_count) if strip is None else strip
-        self.lights = LedKey(self.strip, config.led_layout, config.led_style)
+        self.lights = led_key(config, self.strip)
         self._wall_start = wall_clock_start
         self.store = GameStore(state_dir, wall_clock=self._wall_time)
-        self.table = Table(
+        self.table = build_table(
+            config,
             clock=self.clock,
             store=self.store,
+            console=self.console,
             lights=self.lights,
             screen=self.display,
+            events=self.events,
             rng=rng,
-            settings=config.settings,
-            beeper=self.console if self.console.has_buzzer else None,
-            timing=TimingSettings(sleep_after_s=config.sleep_after_s),
             wall_clock=self._wall_time,
             first_key=first_key,
             language=language,
-            events=self.events,
         )
         # Past the debounce time, with a scan period to spare.
         self.settle_s = max(SETTLE_S, config.inputs.debounce_ms / 1000 + 0.01)

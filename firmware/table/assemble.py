@@ -1,0 +1,51 @@
+"""The table put together: the game loop (`Table`) wired to its devices as the config says.
+
+The Pi's service and the virtual table both build their table here, so the two differ only in
+the devices, the clock and the store they hand in.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections.abc import Callable
+
+from board_rules.codenames import Key
+from firmware.drivers.clock import Clock
+from firmware.drivers.console import Console
+from firmware.table.config import TableConfig
+from firmware.table.game_loop import KeyLights, ScreenOutput, Table, TableEvent, TimingSettings
+from firmware.table.store import GameStore
+
+
+def build_table(
+    config: TableConfig,
+    *,
+    clock: Clock,
+    store: GameStore,
+    console: Console,
+    lights: KeyLights,
+    screen: ScreenOutput,
+    events: queue.Queue[TableEvent],
+    rng: random.Random,
+    wall_clock: Callable[[], float] = time.time,
+    first_key: Key | None = None,
+    language: str | None = None,
+) -> Table:
+    """The game loop of a table whose `console` reports to `events`, with the config's settings
+    and sleep time; the console's buzzer beeps when one is fitted."""
+    return Table(
+        clock=clock,
+        store=store,
+        lights=lights,
+        screen=screen,
+        rng=rng,
+        settings=config.settings,
+        beeper=console if console.has_buzzer else None,
+        timing=TimingSettings(sleep_after_s=config.sleep_after_s),
+        wall_clock=wall_clock,
+        first_key=first_key,
+        language=language,
+        events=events,
+    )

@@ -1,0 +1,46 @@
+"""The table's devices as its config wires them: the console on the configured pins and timing,
+and the LED key in the configured layout and look.
+
+The Pi's service and the virtual table open their devices through these, so both are wired the
+same way from the same config; only what is underneath differs (the Pi's GPIO or mock pins, a
+real strip or the virtual one).
+"""
+
+from __future__ import annotations
+
+import queue
+from typing import Any
+
+from gpiozero.pins import Factory
+
+from firmware.drivers.clock import Clock
+from firmware.drivers.console import Console
+from firmware.drivers.led_strip import LedStrip
+from firmware.table.config import TableConfig
+from firmware.table.led_key import LedKey
+
+
+def open_console(
+    config: TableConfig, clock: Clock, events: queue.Queue[Any], pin_factory: Factory | None = None
+) -> Console:
+    """The console on the config's pins, reporting to `events`; `pin_factory` None is gpiozero's
+    default (the Pi's GPIO), the virtual table passes its mock factory."""
+    pins = config.pins
+    return Console(
+        clock,
+        pin_factory=pin_factory,
+        events=events,
+        matrix_rows=pins.matrix_rows,
+        matrix_columns=pins.matrix_columns,
+        encoder_a=pins.encoder_a,
+        encoder_b=pins.encoder_b,
+        encoder_push=pins.encoder_push,
+        buzzer=pins.buzzer,
+        debounce_ms=config.inputs.debounce_ms,
+        stuck_after_s=config.inputs.stuck_after_s,
+    )
+
+
+def led_key(config: TableConfig, strip: LedStrip) -> LedKey:
+    """The LED key on `strip`, wired and looking as the config says."""
+    return LedKey(strip, config.led_layout, config.led_style)
