@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from board_rules.codenames import TranscriptError, parse_transcript
+from board_rules.text import LineError
 from firmware.virtual.script import (
     MAX_DETENTS,
     MAX_SCRIPT_S,
@@ -38,6 +40,23 @@ def test_a_separator_inside_a_comment_does_not_start_a_line(tmp_path: Path, sepa
     with pytest.raises(ScriptError) as caught:
         parse_script(f"push\r\n# note{separator}press E5\rpress Z9\n")
     assert caught.value.line == 3
+
+
+def test_a_script_and_a_transcript_blame_the_same_line_of_the_same_text() -> None:
+    # One line loop for both: the same breaks, comments and blank lines before the bad one.
+    text = "# a note\r\n\n   \r jump 3  # x\x1cpress A1\rpush\n"
+    with pytest.raises(ScriptError) as script:
+        parse_script(text)
+    with pytest.raises(TranscriptError) as transcript:
+        parse_transcript(text)
+    errors: list[LineError] = [script.value, transcript.value]
+    assert [error.line for error in errors] == [4, 4]
+    assert [error.located("game.txt") for error in errors] == [
+        "game.txt:4: unknown command 'jump': expected press, button, turn, push, wait, power-cut "
+        "or dump",
+        f"game.txt:4: {transcript.value.message}",
+    ]
+    assert "jump" in transcript.value.message
 
 
 @pytest.mark.parametrize(

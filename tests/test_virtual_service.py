@@ -91,6 +91,16 @@ def test_a_script_for_the_real_clock_cannot_cut_the_power(tmp_path: Path) -> Non
         read_play_script(script)
     assert error.value.line == 2
     assert "kill the process" in error.value.message
+    # A player handed one anyway (its steps not read by `read_play_script`) names it too.
+    _, steps = parse_script("press A1\npower-cut\n")
+    with (
+        VirtualTable(TableConfig(), tmp_path / "state", rng=random.Random(1)) as vt,
+        pytest.raises(ScriptError) as error,
+    ):
+        RealTimePlayer(vt, Stepper(vt).pause).play(steps)
+    assert error.value.located("play.txt") == (
+        "play.txt:2: power-cut cannot be played on the real clock"
+    )
 
 
 def _lasting_parent() -> Path:

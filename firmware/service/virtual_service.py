@@ -107,7 +107,7 @@ class RealTimePlayer:
                 return False
             log.info("dump: %s", game_line(table))
             return True
-        raise ValueError(f"line {step.line}: {step.verb} cannot be played on the real clock")
+        raise ScriptError(step.line, f"{step.verb} cannot be played on the real clock")
 
 
 def run_virtual(
