@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from firmware.drivers.key_picture import BLACK, Colour
 from firmware.drivers.led_layout import LedConfigError, LedError
-from firmware.drivers.pinout import LED_SPI_DATA
+from firmware.drivers.pinout import LED_SPI_DATA, LedBackend
 
 if TYPE_CHECKING:
     from firmware.virtual.strip import VirtualPixelStrip
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("ws281x", "spi", "virtual")
-"""The names `open_strip` accepts; the first is the default."""
+BACKENDS = tuple(backend.value for backend in LedBackend)
+"""The names `open_strip` accepts (the pin map's `led.backend`); the first is the default."""
 
 DATA_PIN = LED_SPI_DATA
 """GPIO 10 (SPI0 MOSI): rpi_ws281x's SPI mode, which needs neither PWM nor audio off."""
