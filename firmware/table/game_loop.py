@@ -64,7 +64,7 @@ from firmware.table import messages as m
 from firmware.table.i18n import translations
 from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
-from firmware.table.sand_timer import SandTimer
+from firmware.table.sand_timer import TableTimer
 from firmware.table.saving import RecordedGame, Saver
 from firmware.table.screens import OledScreen, TableView, compose
 from firmware.table.settings import TableSettings
@@ -185,9 +185,7 @@ class Table:
         self._selector: ClueNumber = FIRST_SELECTOR
         self._notice: tuple[str, ...] = ()
         self._notice_until = 0.0
-        self._timer: SandTimer | None = None
-        self._timer_due = 0.0
-        """When the sand timer's pending tick comes (redraw of its bar, or its end)."""
+        self._timer = TableTimer(self._timing.timer_redraw_s, self._schedule)
         self._holds_seen: set[ConsoleButton] = set()
         """Buttons whose latest press was held: its release ends a hold, not a short press."""
         self._mode: ControlMode = PLAYING
@@ -352,7 +350,7 @@ class Table:
         if button is ConsoleButton.NEW:
             self._current = self._new_game(left=self._current)
             self._selector = FIRST_SELECTOR
-            self._timer = None
+            self._timer.stop()
             self._show_notice(now, m.NEW_GAME)
             return True
         if button is ConsoleButton.TIMER:
@@ -373,7 +371,7 @@ class Table:
         if after.turn is not before.turn or after.is_over:
             # The sand timer is turned for the team that is taking too long: its end must not
             # cut the next team's turn short.
-            self._timer = None
+            self._timer.stop()
         if isinstance(action, Touch) and not after.is_over:
             identity = before.key[action.coord]
             outcome = m.GUESS_AGAIN if after.phase is Phase.GUESS else m.TURN_OVER
@@ -394,31 +392,13 @@ class Table:
         if not self.settings.timer_s:
             self._show_notice(now, m.TIMER_OFF)  # staff turn it on in the menu
             return
-        self._timer = SandTimer.started(self.settings.timer_s, now)
-        self._arm_timer_tick(now)
+        self._timer.start(self.settings.timer_s, now)
 
     def _pause_timer(self, now: float) -> None:
-        if self._timer is None:
-            return
-        self._timer = self._timer.toggled_pause(now)
-        if self._timer.running:
-            self._arm_timer_tick(now)
-        else:
+        if self._timer.toggle_pause(now):
             self._show_notice(now, m.TIMER_PAUSED)
 
-    def _arm_timer_tick(self, now: float) -> None:
-        # One pending timer tick at a time, which re-arms itself: every other tick (blinking,
-        # notices) passes through `_on_tick` too and must not start a chain of its own.
-        assert self._timer is not None  # only called while the timer runs
-        delay = min(self._timing.timer_redraw_s, self._timer.left(now))
-        due = now + delay  # as the clock adds it up, so that the tick finds itself due
-        if now < self._timer_due <= due:
-            return  # the pending tick comes first and re-arms
-        self._timer_due = due
-        self._schedule(delay)
-
     def _timer_ran_out(self, now: float) -> bool:
-        self._timer = None
         # Strict timer: the guessing team's time is up. The timeout is saved like any action,
         # before the beep and the screen tell the table.
         ended = self.settings.strict and self.state.phase is Phase.GUESS
@@ -470,11 +450,8 @@ class Table:
     def _on_tick(self, now: float) -> None:
         led = self._led_due is not None and now >= self._led_due
         self._saver.on_tick(now, self._current)
-        if self._timer is not None and self._timer.running and now >= self._timer_due:
-            if self._timer.left(now) <= 0:
-                led = self._timer_ran_out(now) or led
-            else:
-                self._arm_timer_tick(now)
+        if self._timer.ran_out(now):
+            led = self._timer_ran_out(now) or led
         if self._sleep.falls_asleep(now):
             self._fall_asleep()
             return
@@ -513,14 +490,11 @@ class Table:
         """What the screen shows now."""
         mode = self._mode
         menu = mode.menu.view(self.settings, self._catalog) if isinstance(mode, MenuOpen) else None
-        timer = None
-        if self._timer is not None:
-            timer = self._timer.fraction_left(now)
         return TableView(
             state=self.state,
             selector=self._selector,
             notice=self._notice,
-            timer_left=timer,
+            timer_left=self._timer.fraction_left(now),
             not_saving=self._saver.fault,
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,
