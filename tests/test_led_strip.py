@@ -25,11 +25,10 @@ from firmware.drivers.led_strip import (
     Ws281xStrip,
     open_pixel_strip,
     open_strip,
-    open_virtual_strip,
 )
 from firmware.table.led_key import LedKey
 from firmware.table.led_pattern import LedStyle, key_pattern
-from firmware.virtual.strip import Color, VirtualPixelStrip
+from firmware.virtual.strip import Color, VirtualPixelStrip, open_virtual_strip
 
 from .rules_helpers import KEY as RED_STARTS
 
@@ -276,7 +275,7 @@ def test_closing_a_failing_strip_does_not_raise(
 
 
 def test_virtual_backend() -> None:
-    strip = open_strip("virtual", 29, brightness=100)
+    strip = open_virtual_strip(29, brightness=100)
     assert isinstance(strip, Ws281xStrip)
     assert strip.count == 29
     virtual = strip.pixel_strip
@@ -290,8 +289,10 @@ def test_virtual_backend() -> None:
     ("args", "key"),
     [
         (("neopixel", 29), "backend"),
-        (("virtual", 0), "count"),
-        (("virtual", 29, 256), "strip_brightness"),
+        # The virtual strip is the twin's to open (firmware.virtual.strip).
+        (("virtual", 29), "backend"),
+        (("ws281x", 0), "count"),
+        (("spi", 29, 256), "strip_brightness"),
     ],
 )
 def test_bad_strip_settings_are_refused_by_name(args: tuple[Any, ...], key: str) -> None:
@@ -415,18 +416,15 @@ def test_spi_backend_drives_neopixel_spi(
     assert spi_modules.closed == 1
 
 
-def test_backends_are_imported_only_when_they_open() -> None:
+def test_hardware_libraries_are_imported_only_when_their_backend_opens() -> None:
     code = (
-        "import sys, firmware.drivers.led_strip as s;"
-        "print('firmware.virtual.strip' in sys.modules);"
-        "s.open_strip('virtual', 29).close();"
+        "import sys, firmware.virtual.strip as v; v.open_virtual_strip(29).close();"
         "print(sorted({'rpi_ws281x', 'neopixel_spi', 'board', 'busio'} & set(sys.modules)))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    # The virtual twin too is a backend, loaded when it opens.
-    assert result.stdout.split() == ["False", "[]"]
+    assert result.stdout.strip() == "[]"
 
 
 # --- the virtual strip against the real rpi_ws281x --------------------------------------------

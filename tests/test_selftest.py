@@ -12,7 +12,6 @@ from firmware.drivers.clock import VirtualClock
 from firmware.drivers.console import Console
 from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.key_picture import KeyColours
-from firmware.drivers.led_strip import open_virtual_strip
 from firmware.drivers.oled import Oled
 from firmware.service.selftest import SWITCHES, Report, SelfTest
 from firmware.service.selftest import test_pattern as oled_test_pattern
@@ -23,6 +22,7 @@ from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 from firmware.virtual.ssd1306 import VirtualSSD1306
+from firmware.virtual.strip import open_virtual_strip
 
 from .conftest import Cli
 

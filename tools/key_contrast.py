@@ -28,10 +28,10 @@ from board_rules.codenames import GameState, Identity, Key
 from board_rules.codenames.grid import ALL_COORDS
 from firmware.drivers.key_picture import Colour
 from firmware.drivers.led_layout import LedLayout
-from firmware.drivers.led_strip import open_virtual_strip
 from firmware.table.game_loop import BRIGHTNESS_STEPS
 from firmware.table.led_key import LedKey
 from firmware.table.led_pattern import LedStyle
+from firmware.virtual.strip import open_virtual_strip
 from tools.colour_vision import DEUTERANOPIA, PROTANOPIA, Matrix, apply, ciede2000, lab
 
 GOAL = 12.0

@@ -5,8 +5,8 @@ A strip fault never stops the table: a failing `show()` is logged once per outag
 is written again in full on the next picture.
 
 >>> from firmware.drivers.key_picture import ALL_OFF, KeyColours
->>> from firmware.drivers.led_strip import open_strip
->>> with KeyStrip(open_strip("virtual", 29)) as lights:
+>>> from firmware.virtual.strip import open_virtual_strip
+>>> with KeyStrip(open_virtual_strip(29)) as lights:
 ...     lights.show(KeyColours.uniform((9, 9, 9))), lights.show(KeyColours.uniform((9, 9, 9)))
 (True, False)
 

@@ -1,33 +1,31 @@
 """The LED strip: its backends behind one small interface (`LedStrip`).
 
-Backends, chosen by name in the config:
+Backends, chosen by name in the pin map (`led.backend`):
 - `ws281x` (default): rpi_ws281x's `PixelStrip` on GPIO 10, the SPI MOSI pin, channel 0;
 - `spi`: adafruit-circuitpython-neopixel-spi on `board.SPI()`, for the Pi 5, where rpi_ws281x
   does not run;
-- `virtual`: `firmware.virtual.strip.VirtualPixelStrip`, driven by the very code that drives the
-  real `PixelStrip`, so only the last layer differs on the desktop.
+- `virtual`: not opened here. The twin, `firmware.virtual.strip.VirtualPixelStrip`, goes through
+  `open_pixel_strip` like the real `PixelStrip` (`firmware.virtual.strip.open_virtual_strip`), so
+  only the last layer differs on the desktop; whoever wires the table hands it in.
 
-The hardware libraries, and the virtual twin, are imported inside their backend only, when it is
-opened. `firmware.drivers.key_strip` draws pictures of the key on a strip.
+The hardware libraries are imported inside their backend only, when it is opened.
+`firmware.drivers.key_strip` draws pictures of the key on a strip.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from firmware.drivers.key_picture import BLACK, Colour
 from firmware.drivers.led_layout import LedConfigError, LedError
 from firmware.drivers.pinout import LED_SPI_DATA, LedBackend
 
-if TYPE_CHECKING:
-    from firmware.virtual.strip import VirtualPixelStrip
-
 log = logging.getLogger(__name__)
 
-BACKENDS = tuple(backend.value for backend in LedBackend)
-"""The names `open_strip` accepts (the pin map's `led.backend`); the first is the default."""
+BACKENDS = (LedBackend.WS281X.value, LedBackend.SPI.value)
+"""The hardware backends, the names `open_strip` accepts; the first is the default."""
 
 DATA_PIN = LED_SPI_DATA
 """GPIO 10 (SPI0 MOSI): rpi_ws281x's SPI mode, which needs neither PWM nor audio off."""
@@ -175,15 +173,6 @@ def open_pixel_strip(
     return Ws281xStrip(factory(count, DATA_PIN, 800000, 10, False, brightness, 0))
 
 
-def open_virtual_strip(count: int, brightness: int = 255) -> Ws281xStrip[VirtualPixelStrip]:
-    """The `virtual` backend; `.pixel_strip` is the `VirtualPixelStrip` to read."""
-    # Imported here, like the hardware libraries: the twin is a backend, which the drivers
-    # load when it is opened rather than depend on.
-    from firmware.virtual.strip import VirtualPixelStrip
-
-    return open_pixel_strip(VirtualPixelStrip, count, brightness)
-
-
 def open_strip(backend: str, count: int, brightness: int = 255) -> LedStrip:
     """Open the strip of `count` pixels on `backend` (one of `BACKENDS`).
 
@@ -199,8 +188,6 @@ def open_strip(backend: str, count: int, brightness: int = 255) -> LedStrip:
         return _open_ws281x(count, brightness)
     if backend == "spi":
         return _open_spi(count, brightness)
-    if backend == "virtual":
-        return open_virtual_strip(count, brightness)
     raise LedConfigError("backend", f"must be one of {', '.join(BACKENDS)}, not {backend!r}")
 
 
@@ -275,5 +262,4 @@ __all__ = [
     "Ws281xStrip",
     "open_pixel_strip",
     "open_strip",
-    "open_virtual_strip",
 ]

@@ -18,16 +18,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
-from firmware.drivers.led_strip import (
-    LedBackendError,
-    LedStrip,
-    open_strip,
-    open_virtual_strip,
-)
+from firmware.drivers.led_strip import LedBackendError, LedStrip, open_strip
 from firmware.drivers.oled import Oled
+from firmware.drivers.pinout import LedBackend
 from firmware.table.config import TableConfig
 from firmware.table.devices import led_key, open_console
 from firmware.table.led_key import LedKey
+from firmware.virtual.strip import open_virtual_strip
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +52,11 @@ class PiDevices:
 
 def _open_strip(config: TableConfig) -> LedStrip:
     count = config.led_layout.pixel_count
+    backend = config.pins.led_backend
+    if backend is LedBackend.VIRTUAL:
+        return open_virtual_strip(count)
     try:
-        return open_strip(config.pins.led_backend.value, count)
+        return open_strip(backend.value, count)
     except LedBackendError as error:
         log.error("LED key not available, going on without it: %s", error)
         return open_virtual_strip(count)

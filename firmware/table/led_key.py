@@ -5,9 +5,9 @@
 faults.
 
 >>> from board_rules.codenames import GameState, Key
->>> from firmware.drivers.led_strip import open_strip
+>>> from firmware.virtual.strip import open_virtual_strip
 >>> state = GameState.start(Key.parse("RRRRR/RRRRB/BBBBB/BBNNN/NNNNA"))
->>> with LedKey(open_strip("virtual", 29)) as key:
+>>> with LedKey(open_virtual_strip(29)) as key:
 ...     key.render(state, t=0.0), key.render(state, t=0.1)
 (True, False)
 

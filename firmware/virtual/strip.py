@@ -1,7 +1,8 @@
 """A pixel strip with `rpi_ws281x.PixelStrip`'s API, for tests and the desktop simulation.
 
-The LED backend drives it with the same calls as the real strip (`firmware.drivers.led_strip` opens
-both the same way), so everything above the wire runs unchanged. It records what was shown and how
+The LED backend drives it with the same calls as the real strip (`open_virtual_strip` opens it
+through `firmware.drivers.led_strip.open_pixel_strip`, as the `ws281x` backend opens the real
+one), so everything above the wire runs unchanged. It records what was shown and how
 often, and can be told to fail, as a strip does when the SPI transfer or DMA goes wrong.
 
 It is stricter than the real strip where the real one would corrupt memory: a pixel outside the
@@ -18,6 +19,8 @@ strip, or any pixel access before `begin()`, raises instead.
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from firmware.drivers.led_strip import Ws281xStrip, open_pixel_strip
 
 
 def Color(red: int, green: int, blue: int, white: int = 0) -> int:  # noqa: N802  # rpi_ws281x's name
@@ -175,6 +178,12 @@ class VirtualPixelStrip:
     def _check_pixel(self, n: int) -> None:
         if not 0 <= n < len(self._buffer):
             raise IndexError(f"pixel {n} is not on a strip of {len(self._buffer)}")
+
+
+def open_virtual_strip(count: int, brightness: int = 255) -> Ws281xStrip[VirtualPixelStrip]:
+    """The LED strip of the pin map's `virtual` backend; `.pixel_strip` is the
+    `VirtualPixelStrip` to read."""
+    return open_pixel_strip(VirtualPixelStrip, count, brightness)
 
 
 def _check_byte(name: str, value: int) -> None:

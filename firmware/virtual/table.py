@@ -25,7 +25,7 @@ from gpiozero.pins.mock import MockFactory
 from board_rules.codenames import Coord, Key
 from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
-from firmware.drivers.led_strip import Ws281xStrip, open_virtual_strip
+from firmware.drivers.led_strip import Ws281xStrip
 from firmware.drivers.oled import Oled
 from firmware.errors import FirmwareError
 from firmware.table.assemble import build_table
@@ -38,7 +38,7 @@ from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 from firmware.virtual.ssd1306 import VirtualSSD1306
-from firmware.virtual.strip import VirtualPixelStrip
+from firmware.virtual.strip import VirtualPixelStrip, open_virtual_strip
 
 PRESS_S = 0.1
 """How long a scripted press of a pad or button lasts unless told otherwise."""
