@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from board_rules.codenames import Identity, Team
-from firmware.table.game_loop import BRIGHTNESS_STEPS
+from firmware.table.key_feedback import BRIGHTNESS_STEPS
 from firmware.table.led_pattern import LedStyle, next_blink_edge
 from tools.key_contrast import (
     GOAL,

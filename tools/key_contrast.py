@@ -7,7 +7,7 @@ their difference in CIEDE2000 units, and exits 1 when any figure is under `GOAL`
 The colours are the ones the pixels emit: the real pattern (`firmware.table.led_pattern`) drawn by
 the real `LedKey` on the virtual strip, with the strip's own brightness scaling applied as the
 ws2811 driver applies it (`VirtualPixelStrip.lit`), at the brightness the table sets for the
-level (`firmware.table.game_loop.BRIGHTNESS_STEPS`). The states are each identity uncovered and
+level (`firmware.table.key_feedback.BRIGHTNESS_STEPS`). The states are each identity uncovered and
 covered; two covered cells need not differ, every other pair must. A pair counts at the moment of
 the blink cycle when it differs most: a cell that blinks while the other holds still stands apart.
 Each colour is seen as `tools.colour_vision` models it, and for the colour-blind palette also
@@ -28,7 +28,7 @@ from board_rules.codenames import GameState, Identity, Key
 from board_rules.codenames.grid import ALL_COORDS
 from firmware.drivers.key_picture import Colour
 from firmware.drivers.led_layout import LedLayout
-from firmware.table.game_loop import BRIGHTNESS_STEPS
+from firmware.table.key_feedback import BRIGHTNESS_STEPS
 from firmware.table.led_key import LedKey
 from firmware.table.led_pattern import LedStyle
 from firmware.virtual.strip import open_virtual_strip

@@ -59,10 +59,9 @@ from firmware.drivers.events import (
     PadPressed,
     PadStuck,
 )
-from firmware.drivers.key_picture import KeyColours
 from firmware.table import messages as m
 from firmware.table.i18n import translations
-from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
+from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
 from firmware.table.sand_timer import TableTimer
 from firmware.table.saving import RecordedGame, Saver
@@ -77,29 +76,6 @@ log = logging.getLogger(__name__)
 SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
 """The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
 FIRST_SELECTOR = 1
-BRIGHTNESS_STEPS = {1: 110, 2: 140, 3: 175, 4: 215, 5: 255}
-"""LED brightness (1–255) for each menu level: level 1 is near the dimmest at which a spymaster
-can still tell every cell state apart (`make key-contrast`: ΔE00 ≥ 12 for every pair, also as
-colour-blind eyes see it; 14 at level 1). At brightness 110 the brightest channel sends 40 of
-255, a sixth of the light of level 5. Below about 95 there is too little light for every pair:
-at 90 a deuteranope's red agents come within ΔE00 11.6 of the bystanders, at 80 a protanope's
-come within 10 of the covered cells, whose lit channels are already at the wire's lowest step. The
-steps are in the pattern's perceptual scale, so they look about even to the eye."""
-SLEEP_DIM = 0.15
-"""Share of its level the LED key keeps while the table sleeps. A deliberate exception to the
-key's contrast goal: nobody has touched the table for minutes, the dim key only says a game is
-laid out, and the input that wakes it does nothing else, so the key is legible again before
-anyone can act on it."""
-
-
-class KeyLights(Protocol):
-    """The LED key as the table uses it (`firmware.drivers.led_strip.LedKey`)."""
-
-    style: LedStyle
-
-    def render(self, state: GameState, t: float) -> bool: ...
-
-    def show(self, picture: KeyColours) -> bool: ...
 
 
 class ScreenOutput(Protocol):
@@ -168,7 +144,7 @@ class Table:
         self._clock = clock
         self._wall_clock = wall_clock
         self._store = store
-        self._lights = lights
+        self._key = KeyFeedback(lights, self._schedule)
         self._screen = screen
         self._rng = rng
         self._beeper = beeper
@@ -179,7 +155,7 @@ class Table:
         if language is not None:
             # Chosen for this run on the command line: it wins over the saved menu setting.
             self.settings = replace(self.settings, language=language)
-        self._apply_brightness()
+        self._key.set_level(self.settings.brightness)
         self.rejections: list[Rejection] = []
         """Actions turned down since the table started; a scripted run reads them."""
         self._selector: ClueNumber = FIRST_SELECTOR
@@ -190,16 +166,12 @@ class Table:
         """Buttons whose latest press was held: its release ends a hold, not a short press."""
         self._mode: ControlMode = PLAYING
         self._saver = Saver(store, clock, self._schedule)
-        self._led_due: float | None = None
-        """When the LED key's blinking next changes the picture."""
         self._first_key = first_key
         self._current = self._resume()
         if self._saver.fault is not None:
             self._saver.retry_later()
         self._sleep = SleepWatch(self._timing.sleep_after_s, clock.monotonic(), self._schedule)
         self._refresh(led=True)
-
-    # Start and new games
 
     def _resume(self) -> RecordedGame:
         # A damaged database must not keep the table from starting: a new game begins instead.
@@ -218,8 +190,6 @@ class Table:
         current = RecordedGame(Game(key, self.settings.mode), [], self._wall_clock())
         self._saver.begin(current, left)
         return current
-
-    # The loop
 
     def post(self, event: TableEvent) -> None:
         """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
@@ -306,8 +276,6 @@ class Table:
             led = self._on_play(event, now)
         self._refresh(led=led)
 
-    # Play
-
     def _on_play(self, event: InputEvent, now: float) -> bool:
         phase = self.state.phase
         if isinstance(event, PadPressed):
@@ -386,8 +354,6 @@ class Table:
         index = SELECTOR_VALUES.index(self._selector) + steps
         self._selector = SELECTOR_VALUES[min(max(index, 0), len(SELECTOR_VALUES) - 1)]
 
-    # Sand timer
-
     def _start_timer(self, now: float) -> None:
         if not self.settings.timer_s:
             self._show_notice(now, m.TIMER_OFF)  # staff turn it on in the menu
@@ -409,8 +375,6 @@ class Table:
         self._show_notice(now, m.TIME_UP, *((m.TURN_OVER,) if ended else ()))
         return ended
 
-    # Menu settings
-
     def _change_settings(self, settings: TableSettings) -> None:
         changed = {
             name: value
@@ -418,16 +382,9 @@ class Table:
             if self.settings.to_saved()[name] != value
         }
         self.settings = settings
-        self._apply_brightness()
+        self._key.set_level(settings.brightness)
         if changed:
             self._saver.save_settings(changed, self._current)
-
-    def _apply_brightness(self) -> None:
-        brightness = BRIGHTNESS_STEPS[self.settings.brightness]
-        if self._lights.style.brightness != brightness:
-            self._lights.style = replace(self._lights.style, brightness=brightness)
-
-    # Sleep
 
     def _wake(self, event: InputEvent, now: float) -> None:
         self._sleep.wake(event, now)
@@ -440,15 +397,13 @@ class Table:
         self._mode = PLAYING
         self._refresh(led=True)
 
-    # Timers and feedback
-
     def _schedule(self, delay: float) -> None:
         # A tick only makes the loop look at what is due, so a spare one does no harm and
         # timers are never cancelled.
         self._clock.call_later(delay, lambda: self.post(_Tick()))
 
     def _on_tick(self, now: float) -> None:
-        led = self._led_due is not None and now >= self._led_due
+        led = self._key.due(now)
         self._saver.on_tick(now, self._current)
         if self._timer.ran_out(now):
             led = self._timer_ran_out(now) or led
@@ -469,22 +424,10 @@ class Table:
     def _refresh(self, led: bool) -> None:
         now = self._clock.monotonic()
         if led or self._sleep.asleep:
-            self._draw_key(now)
+            self._key.draw(self.state, now, asleep=self._sleep.asleep)
         if self._notice and now >= self._notice_until:
             self._notice = ()
         self._screen.show(compose(self.view(now), self._catalog))
-
-    def _draw_key(self, now: float) -> None:
-        style = self._lights.style
-        if self._sleep.asleep:
-            self._lights.show(key_pattern(self.state, now, style).dimmed(SLEEP_DIM))
-        else:
-            self._lights.render(self.state, now)
-        # The picture changes by itself only at a blink edge: wake up then, not on a frame rate.
-        edge = next_blink_edge(now, style)
-        if self._led_due is None or self._led_due <= now or edge < self._led_due:
-            self._led_due = edge
-            self._schedule(edge - now)
 
     def view(self, now: float) -> TableView:
         """What the screen shows now."""

@@ -1,0 +1,74 @@
+"""The LED key as the game loop drives it: its brightness for each menu level, dimmed while the
+table sleeps, and redrawn when its blinking next changes the picture rather than on a frame rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Protocol
+
+from board_rules.codenames import GameState
+from firmware.drivers.key_picture import KeyColours
+from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
+
+BRIGHTNESS_STEPS = {1: 110, 2: 140, 3: 175, 4: 215, 5: 255}
+"""LED brightness (1–255) for each menu level: level 1 is near the dimmest at which a spymaster
+can still tell every cell state apart (`make key-contrast`: ΔE00 ≥ 12 for every pair, also as
+colour-blind eyes see it; 14 at level 1). At brightness 110 the brightest channel sends 40 of
+255, a sixth of the light of level 5. Below about 95 there is too little light for every pair:
+at 90 a deuteranope's red agents come within ΔE00 11.6 of the bystanders, at 80 a protanope's
+come within 10 of the covered cells, whose lit channels are already at the wire's lowest step. The
+steps are in the pattern's perceptual scale, so they look about even to the eye."""
+SLEEP_DIM = 0.15
+"""Share of its level the LED key keeps while the table sleeps. A deliberate exception to the
+key's contrast goal: nobody has touched the table for minutes, the dim key only says a game is
+laid out, and the input that wakes it does nothing else, so the key is legible again before
+anyone can act on it."""
+
+
+class KeyLights(Protocol):
+    """The LED key as the table uses it (`firmware.table.led_key.LedKey`)."""
+
+    style: LedStyle
+
+    def render(self, state: GameState, t: float) -> bool: ...
+
+    def show(self, picture: KeyColours) -> bool: ...
+
+
+class KeyFeedback:
+    """Draws game states on `lights`.
+
+    `schedule(delay)` asks the game loop to look again after `delay` seconds; the loop then
+    redraws when `due` says the blinking has moved on.
+    """
+
+    def __init__(self, lights: KeyLights, schedule: Callable[[float], None]) -> None:
+        self._lights = lights
+        self._schedule = schedule
+        self._due: float | None = None
+        """When the blinking next changes the picture."""
+
+    def set_level(self, level: int) -> None:
+        """Light the key at a menu brightness level (`BRIGHTNESS_STEPS`)."""
+        brightness = BRIGHTNESS_STEPS[level]
+        if self._lights.style.brightness != brightness:
+            self._lights.style = replace(self._lights.style, brightness=brightness)
+
+    def due(self, now: float) -> bool:
+        """True when the picture has changed by itself since it was drawn."""
+        return self._due is not None and now >= self._due
+
+    def draw(self, state: GameState, now: float, *, asleep: bool) -> None:
+        """Show `state` as it looks at `now`, dimmed while the table sleeps."""
+        style = self._lights.style
+        if asleep:
+            self._lights.show(key_pattern(state, now, style).dimmed(SLEEP_DIM))
+        else:
+            self._lights.render(state, now)
+        # One pending redraw at a time, at the earliest blink edge still to come.
+        edge = next_blink_edge(now, style)
+        if self._due is None or self._due <= now or edge < self._due:
+            self._due = edge
+            self._schedule(edge - now)
