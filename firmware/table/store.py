@@ -3,11 +3,11 @@
 WAL mode with `synchronous=FULL` makes each committed action survive a power cut. The table
 resumes the latest game by replaying its actions through the rules core.
 
-Only a database that SQLite itself finds damaged is moved aside, with its `-wal` and `-shm`
-(`firmware.table.store_faults`), and a fresh one started. A full, locked, read-only or failing disk
-leaves the files as they are: the store opens what it can read (read-only if need be) so that the
-game on the table resumes, reports the `SaveFault`, and `recover` tries again; the table keeps
-what it could not write and writes it, in order, once the disk takes it.
+Opening the file, and moving a damaged one aside, is `firmware.table.store_open`'s job. A full,
+locked, read-only or failing disk leaves the files as they are: the store opens what it can read
+(read-only if need be) so that the game on the table resumes, reports the `SaveFault`, and
+`recover` tries again; the table keeps what it could not write and writes it, in order, once the
+disk takes it (`firmware.table.saving`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -25,44 +24,12 @@ from typing import Any
 
 from board_rules.codenames import Action, Game, Key, Mode, parse_action
 from firmware.errors import FirmwareError
-from firmware.table.store_faults import (
-    DamagedDatabaseError,
-    SaveFault,
-    fault_of,
-    is_corruption,
-    keep_companions,
-    move_aside,
-    release_companions,
-)
+from firmware.table.store_faults import SaveFault, fault_of, is_corruption
+from firmware.table.store_open import open_for_writing, open_read_only
 
 log = logging.getLogger(__name__)
 
 DATABASE_NAME = "games.sqlite3"
-SCHEMA_VERSION = 1
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    key TEXT NOT NULL,
-    mode TEXT NOT NULL,
-    started_at REAL NOT NULL,
-    phase TEXT NOT NULL,
-    winner TEXT,
-    reason TEXT,
-    score INTEGER
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS settings (
-    name TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-"""
-
 
 BUSY_TIMEOUT_S = 5.0
 """How long a write waits for another process's lock before the lock counts as a fault."""
@@ -137,14 +104,9 @@ class GameStore:
             self._open()
 
     def _open_read_only(self) -> None:
-        # For staff tools beside a running table: never create, repair or move anything.
         try:
-            self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            self._conn.execute("SELECT COUNT(*) FROM games").fetchone()
+            self._conn = open_read_only(self.path)
         except sqlite3.Error as error:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
             raise StoreError(f"cannot read {self.path}: {error}") from error
         self._schema = True
 
@@ -171,125 +133,17 @@ class GameStore:
 
     def _open(self) -> None:
         self._saved.clear()
-        try:
-            self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        except OSError as error:
-            self._set_fault(fault_of(error), f"state directory {self.state_dir}: {error}")
-            return
-        kept = keep_companions(self.path)
-        try:
-            self._conn = self._connect()
-            self._writable = True
-            self._check_writable()
-            release_companions(kept)
-            return
-        except sqlite3.Error as error:
-            if not is_corruption(error):
-                release_companions(kept)
-                self._set_fault(fault_of(error, self.path), f"{self.path}: {error}")
-                self._conn = self._connect_for_reading()
-                return
-            log.error("database %s is damaged (%s): moving it aside", self.path, error)
-        except OSError as error:
-            release_companions(kept)
-            self._set_fault(fault_of(error), f"{self.path}: {error}")
-            self._conn = self._connect_for_reading()
-            return
-        try:
-            self.moved_aside = move_aside(self.path, self._wall_clock(), kept)
-        except OSError as error:
-            release_companions(kept)
-            # Left where it is, it is kept: the table plays on without saving.
-            self._set_fault(fault_of(error), f"cannot move {self.path} aside: {error}")
-            return
-        log.error("the damaged database is kept as %s", self.moved_aside)
-        self.fresh_starts += 1
-        try:
-            self._conn = self._connect()
-            self._writable = True
-            self.fault = None
-        except (sqlite3.Error, OSError) as error:
-            self._set_fault(fault_of(error, self.path), f"no new database at {self.path}: {error}")
-
-    def _set_fault(self, fault: SaveFault, detail: str) -> None:
-        if self.fault is not fault:
-            log.error("games are not saved (%s): %s", fault.value, detail)
-        self.fault = fault
-
-    def _connect(self) -> sqlite3.Connection:
-        if not self.path.exists():
-            # Create it private: the key of the game in progress is in it.
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
-        conn = sqlite3.connect(
-            self.path, timeout=self._busy_timeout_s, check_same_thread=False, isolation_level=None
+        opened = open_for_writing(
+            self.path,
+            busy_timeout_s=self._busy_timeout_s,
+            wall_clock=self._wall_clock,
+            fault=self.fault,
         )
-        try:
-            self._prepare(conn)
-        except sqlite3.Error:
-            conn.close()
-            raise
-        return conn
-
-    def _prepare(self, conn: sqlite3.Connection) -> None:
-        self._schema = False
-        if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
-            raise DamagedDatabaseError("quick_check found damage")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
-            # A newer firmware's database: this one cannot write it, so it is kept aside whole.
-            raise DamagedDatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
-        # Nothing is written when the database is ready: a full disk must not stop a resume.
-        if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
-            conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        if version == SCHEMA_VERSION:
-            self._schema = True
-            return
-        conn.executescript(
-            f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
-        )
-        self._schema = True
-
-    def _check_writable(self) -> None:
-        # SQLite opens a file it may not write read-only without a word; a write rolled back
-        # tells at once (and waits for a lock) instead of at the first action.
-        assert self._conn is not None  # only called right after connecting
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self.fault = None
-        except sqlite3.Error as error:
-            self._set_fault(fault_of(error, self.path), f"{self.path}: {error}")
-        finally:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.execute("ROLLBACK")
-
-    def _connect_for_reading(self) -> sqlite3.Connection | None:
-        # The game on the table must resume even when nothing can be written. A WAL database
-        # on a read-only or full disk may open only as immutable, which is right only when its
-        # -wal file holds nothing.
-        uris = [f"file:{self.path}?mode=ro"]
-        wal = Path(f"{self.path}-wal")
-        if not wal.exists() or wal.stat().st_size == 0:
-            uris.append(f"file:{self.path}?mode=ro&immutable=1")
-        if not self.path.is_file():
-            return None
-        for uri in uris:
-            try:
-                conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
-            except sqlite3.Error:
-                continue
-            try:
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                conn.execute("SELECT COUNT(*) FROM games").fetchone()
-            except sqlite3.Error:
-                conn.close()
-                continue
-            self._schema = version == SCHEMA_VERSION
-            self._writable = False
-            log.warning("database %s opened read-only: the game resumes", self.path)
-            return conn
-        return None
+        self._conn, self._writable, self._schema = opened.conn, opened.writable, opened.schema
+        self.fault = opened.fault
+        if opened.moved_aside is not None:
+            self.moved_aside = opened.moved_aside
+            self.fresh_starts += 1
 
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> int | None:
         """Run `statements` in one transaction; the row id of the last one."""
@@ -329,7 +183,9 @@ class GameStore:
                 )
             ]
         )
-        assert game_id is not None  # an INSERT always has one
+        if game_id is None:
+            # SQLite gives every inserted row an id; without one the game cannot be saved.
+            raise StoreError("the new game got no id")
         self._saved[game_id] = 0
         return game_id
 

@@ -1,0 +1,218 @@
+"""Opening the database of saved games, at start and again after a fault.
+
+The file is created private, checked (`PRAGMA quick_check`, the schema version) and put in WAL
+mode with `synchronous=FULL`; nothing is written when it is ready, so a full disk never stops a
+resume. A database SQLite finds damaged is moved aside with its `-wal` and `-shm`
+(`firmware.table.store_faults`) and a fresh one started; any other refusal (full, locked,
+read-only, failing) leaves the files as they are and opens them read-only if it can, so that
+the game on the table resumes. `firmware.table.store` reads and writes what this opens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware.table.store_faults import (
+    DamagedDatabaseError,
+    SaveFault,
+    fault_of,
+    is_corruption,
+    keep_companions,
+    move_aside,
+    release_companions,
+)
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    phase TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT,
+    score INTEGER
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+@dataclass
+class Opened:
+    """What an opening of the database gave."""
+
+    conn: sqlite3.Connection | None = None
+    """None when no database could be opened at all: the table then plays in memory."""
+    writable: bool = False
+    """False when `conn` was opened read-only because writing was refused."""
+    schema: bool = False
+    """True once the tables exist: a database never written has nothing to read."""
+    fault: SaveFault | None = None
+    """Why games cannot be written, or None while they can."""
+    moved_aside: Path | None = None
+    """Where a damaged database was moved, when this opening moved one."""
+
+    def set_fault(self, fault: SaveFault, detail: str) -> None:
+        """Record why writing is refused, logging each new reason once."""
+        if self.fault is not fault:
+            log.error("games are not saved (%s): %s", fault.value, detail)
+        self.fault = fault
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """The database at `path` for reading only: for staff tools beside a running table, which
+    never create, repair or move anything. Raises `sqlite3.Error` when it cannot be read."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        conn.execute("SELECT COUNT(*) FROM games").fetchone()
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
+
+
+def open_for_writing(
+    path: Path,
+    *,
+    busy_timeout_s: float,
+    wall_clock: Callable[[], float],
+    fault: SaveFault | None,
+) -> Opened:
+    """Open the database at `path` (creating its folder and file if need be) for writing, or for
+    reading when writing is refused; `fault` is the reason already known, logged again only when
+    it changes. Never raises: what went wrong is in the result's `fault`."""
+    opened = Opened(fault=fault)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        opened.set_fault(fault_of(error), f"state directory {path.parent}: {error}")
+        return opened
+    kept = keep_companions(path)
+    try:
+        opened.conn = _connect(path, busy_timeout_s)
+        opened.writable = opened.schema = True
+        _check_writable(opened.conn, path, opened)
+        release_companions(kept)
+        return opened
+    except sqlite3.Error as error:
+        if not is_corruption(error):
+            release_companions(kept)
+            opened.set_fault(fault_of(error, path), f"{path}: {error}")
+            _open_for_reading(path, opened)
+            return opened
+        log.error("database %s is damaged (%s): moving it aside", path, error)
+    except OSError as error:
+        release_companions(kept)
+        opened.set_fault(fault_of(error), f"{path}: {error}")
+        if opened.conn is not None:
+            # Opened, but its companions could not be put back: it is not trusted for writing.
+            opened.conn.close()
+            opened.conn, opened.writable = None, False
+        _open_for_reading(path, opened)
+        return opened
+    try:
+        opened.moved_aside = move_aside(path, wall_clock(), kept)
+    except OSError as error:
+        release_companions(kept)
+        # Left where it is, it is kept: the table plays on without saving.
+        opened.set_fault(fault_of(error), f"cannot move {path} aside: {error}")
+        return opened
+    log.error("the damaged database is kept as %s", opened.moved_aside)
+    try:
+        opened.conn = _connect(path, busy_timeout_s)
+        opened.writable = opened.schema = True
+        opened.fault = None
+    except (sqlite3.Error, OSError) as error:
+        opened.set_fault(fault_of(error, path), f"no new database at {path}: {error}")
+    return opened
+
+
+def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
+    if not path.exists():
+        # Create it private: the key of the game in progress is in it.
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    conn = sqlite3.connect(
+        path, timeout=busy_timeout_s, check_same_thread=False, isolation_level=None
+    )
+    try:
+        _prepare(conn)
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
+
+
+def _prepare(conn: sqlite3.Connection) -> None:
+    if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+        raise DamagedDatabaseError("quick_check found damage")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version not in (0, SCHEMA_VERSION):
+        # A newer firmware's database: this one cannot write it, so it is kept aside whole.
+        raise DamagedDatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
+    # Nothing is written when the database is ready: a full disk must not stop a resume.
+    if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    if version == SCHEMA_VERSION:
+        return
+    conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+
+
+def _check_writable(conn: sqlite3.Connection, path: Path, opened: Opened) -> None:
+    # SQLite opens a file it may not write read-only without a word; a write rolled back
+    # tells at once (and waits for a lock) instead of at the first action.
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        opened.fault = None
+    except sqlite3.Error as error:
+        opened.set_fault(fault_of(error, path), f"{path}: {error}")
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+
+
+def _open_for_reading(path: Path, opened: Opened) -> None:
+    # The game on the table must resume even when nothing can be written. A WAL database
+    # on a read-only or full disk may open only as immutable, which is right only when its
+    # -wal file holds nothing.
+    uris = [f"file:{path}?mode=ro"]
+    wal = Path(f"{path}-wal")
+    if not wal.exists() or wal.stat().st_size == 0:
+        uris.append(f"file:{path}?mode=ro&immutable=1")
+    if not path.is_file():
+        return
+    for uri in uris:
+        try:
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        except sqlite3.Error:
+            continue
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        except sqlite3.Error:
+            conn.close()
+            continue
+        opened.conn, opened.writable = conn, False
+        opened.schema = version == SCHEMA_VERSION
+        log.warning("database %s opened read-only: the game resumes", path)
+        return
