@@ -30,14 +30,10 @@ from board_rules.codenames import (
     UNLIMITED,
     Action,
     ClueNumber,
-    Cover,
-    Done,
     Game,
     GameState,
-    GiveClue,
     IllegalActionError,
     Key,
-    Penalty,
     Phase,
     Reason,
     Timeout,
@@ -46,20 +42,18 @@ from board_rules.codenames import (
     generate_key,
 )
 from firmware.drivers.clock import Clock
-from firmware.drivers.events import (
-    ButtonHeld,
-    ButtonPressed,
-    ButtonReleased,
-    ConsoleButton,
-    EncoderHeld,
-    EncoderPushed,
-    EncoderTurned,
-    InputEvent,
-    MultiplePads,
-    PadPressed,
-    PadStuck,
-)
+from firmware.drivers.events import InputEvent
 from firmware.table import messages as m
+from firmware.table.controls import (
+    Act,
+    Dial,
+    OpenMenu,
+    PauseTimer,
+    PlayControls,
+    StartNewGame,
+    StartTimer,
+    Tell,
+)
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
@@ -162,8 +156,7 @@ class Table:
         self._notice: tuple[str, ...] = ()
         self._notice_until = 0.0
         self._timer = TableTimer(self._timing.timer_redraw_s, self._schedule)
-        self._holds_seen: set[ConsoleButton] = set()
-        """Buttons whose latest press was held: its release ends a hold, not a short press."""
+        self._controls = PlayControls()
         self._mode: ControlMode = PLAYING
         self._saver = Saver(store, clock, self._schedule)
         self._first_key = first_key
@@ -259,10 +252,7 @@ class Table:
             return
         if self._sleep.rest_of_waking_press(event):
             return
-        if isinstance(event, ButtonPressed):
-            self._holds_seen.discard(event.button)
-        elif isinstance(event, ButtonHeld):
-            self._holds_seen.add(event.button)
+        self._controls.note(event)
         led = False
         mode = self._mode
         if isinstance(mode, PadTest):
@@ -277,52 +267,28 @@ class Table:
         self._refresh(led=led)
 
     def _on_play(self, event: InputEvent, now: float) -> bool:
-        phase = self.state.phase
-        if isinstance(event, PadPressed):
-            covering = phase in (Phase.PENALTY_COVER, Phase.ENEMY_COVER)
-            return self._play(Cover(event.coord) if covering else Touch(event.coord), now)
-        if isinstance(event, MultiplePads):
-            self._show_notice(now, m.TWO_CARDS, m.PRESS_ONE)
-        elif isinstance(event, PadStuck):
-            self._show_notice(now, m.stuck_line(self._catalog, str(event.coord)))
-        elif isinstance(event, EncoderTurned):
-            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
-                self._turn_selector(event.steps)
+        intent = self._controls.meaning(event, self.state.phase, self._selector, self._catalog)
+        match intent:
+            case Act(action):
+                return self._play(action, now)
+            case Dial(steps):
+                self._turn_selector(steps)
                 # The spymaster is dialling: show the selector now, not after the notice.
                 self._notice = ()
-        elif isinstance(event, EncoderPushed):
-            if phase in (Phase.CLUE, Phase.PENALTY_COVER):
-                return self._play(GiveClue(self._selector), now)
-        elif isinstance(event, EncoderHeld):
-            self._mode = MenuOpen()
-        elif isinstance(event, ButtonPressed) and event.button is ConsoleButton.DONE:
-            return self._play(Done(), now)
-        elif isinstance(event, ButtonHeld):
-            return self._on_button_held(event.button, now)
-        elif isinstance(event, ButtonReleased) and event.button not in self._holds_seen:
-            self._on_short_press(event.button, now)
-        return False
-
-    def _on_short_press(self, button: ConsoleButton, now: float) -> None:
-        if button is ConsoleButton.TIMER:
-            self._start_timer(now)
-        elif button is not ConsoleButton.DONE:
-            # PENALTY, UNDO and NEW act only when held: a tap says so rather than nothing.
-            self._show_notice(now, m.hold_line(self._catalog, m.switch_name(button)))
-
-    def _on_button_held(self, button: ConsoleButton, now: float) -> bool:
-        if button is ConsoleButton.PENALTY:
-            return self._play(Penalty(), now)
-        if button is ConsoleButton.UNDO:
-            return self._play(Undo(), now)
-        if button is ConsoleButton.NEW:
-            self._current = self._new_game(left=self._current)
-            self._selector = FIRST_SELECTOR
-            self._timer.stop()
-            self._show_notice(now, m.NEW_GAME)
-            return True
-        if button is ConsoleButton.TIMER:
-            self._pause_timer(now)
+            case Tell(texts):
+                self._show_notice(now, *texts)
+            case StartNewGame():
+                self._current = self._new_game(left=self._current)
+                self._selector = FIRST_SELECTOR
+                self._timer.stop()
+                self._show_notice(now, m.NEW_GAME)
+                return True
+            case StartTimer():
+                self._start_timer(now)
+            case PauseTimer():
+                self._pause_timer(now)
+            case OpenMenu():
+                self._mode = MenuOpen()
         return False
 
     def _play(self, action: Action, now: float) -> bool:
