@@ -23,7 +23,7 @@ from PIL import Image
 from board_rules.codenames import UNLIMITED, Coord, GameState, Identity, Mode, Reason
 from firmware.drivers.events import ButtonHeld, ConsoleButton, EncoderTurned, MultiplePads
 from firmware.table import messages as m
-from firmware.table.game_loop import FIRST_SELECTOR
+from firmware.table.controls import FIRST_SELECTOR
 from firmware.table.menu import Menu
 from firmware.table.oled_render import render_screen
 from firmware.table.screens import OledScreen, TableView, compose

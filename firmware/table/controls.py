@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from gettext import GNUTranslations
 
 from board_rules.codenames import (
+    UNLIMITED,
     Action,
     ClueNumber,
     Cover,
@@ -38,6 +39,10 @@ from firmware.drivers.events import (
 )
 from firmware.table import messages as m
 
+SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
+"""The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
+FIRST_SELECTOR = 1
+"""Where the selector starts, and returns after each action."""
 _DIALLING = (Phase.CLUE, Phase.PENALTY_COVER)
 """Phases in which the encoder sets and announces a clue number."""
 _COVERING = (Phase.PENALTY_COVER, Phase.ENEMY_COVER)
@@ -127,6 +132,12 @@ class PlayControls:
         if isinstance(event, ButtonReleased) and event.button not in self._holds_seen:
             return _short_press(event.button, catalog)
         return None
+
+
+def dialled(selector: ClueNumber, steps: int) -> ClueNumber:
+    """The clue number `steps` away from `selector`, stopping at both ends."""
+    index = SELECTOR_VALUES.index(selector) + steps
+    return SELECTOR_VALUES[min(max(index, 0), len(SELECTOR_VALUES) - 1)]
 
 
 def _held(button: ConsoleButton) -> Intent | None:

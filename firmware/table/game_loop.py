@@ -1,17 +1,15 @@
-"""The table application: one thread owns the game and turns input events into play.
+"""The table's game loop: one thread owns the game and turns input events into play.
 
 Driver callbacks and clock timers only `post` events; `run_pending` (headless, tests) or
 `run_forever` (the Pi) hands them one at a time to `handle`, on the game thread. Each accepted
-action is saved first, then shown on the LED key, then on the OLED (whose worker draws the
-latest screen without holding up the loop). When the disk refuses (full, locked, read-only…) play
-goes on: the OLED says why it is not saving, writing is retried on a back-off, and what was
-missed is written in order once the disk takes it.
+action is saved first (`firmware.table.saving`, which plays on when the disk refuses and
+catches up later), then shown on the LED key (`firmware.table.key_feedback`), then on the OLED
+(whose worker draws the latest screen without holding up the loop).
 
-What the controls do depends on the phase (see README): card pads guess or cover, the encoder
-chooses and announces the clue number, DONE stops guessing, held PENALTY calls an invalid clue,
-held UNDO takes back the last action, held NEW starts a new game, TIMER runs the sand timer, a
-long encoder push opens the menu. After a while without input the table dims; the input that
-wakes it counts for nothing else.
+What an input does depends on the mode (`firmware.table.modes`: play, the staff menu, the pad
+test) and, in play, on the phase (`firmware.table.controls`). The sand timer
+(`firmware.table.sand_timer`) and sleep (`firmware.table.sleep`) ask for clock ticks, which come
+through this loop like inputs.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from gettext import GNUTranslations
 from typing import Protocol
 
 from board_rules.codenames import (
-    UNLIMITED,
     Action,
     ClueNumber,
     Game,
@@ -45,6 +42,7 @@ from firmware.drivers.clock import Clock
 from firmware.drivers.events import InputEvent
 from firmware.table import messages as m
 from firmware.table.controls import (
+    FIRST_SELECTOR,
     Act,
     Dial,
     OpenMenu,
@@ -53,6 +51,7 @@ from firmware.table.controls import (
     StartNewGame,
     StartTimer,
     Tell,
+    dialled,
 )
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
@@ -66,10 +65,6 @@ from firmware.table.store import GameStore, StoreError, TimedAction
 from firmware.table.store_faults import SaveFault
 
 log = logging.getLogger(__name__)
-
-SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
-"""The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
-FIRST_SELECTOR = 1
 
 
 class ScreenOutput(Protocol):
@@ -272,7 +267,7 @@ class Table:
             case Act(action):
                 return self._play(action, now)
             case Dial(steps):
-                self._turn_selector(steps)
+                self._selector = dialled(self._selector, steps)
                 # The spymaster is dialling: show the selector now, not after the notice.
                 self._notice = ()
             case Tell(texts):
@@ -315,10 +310,6 @@ class Table:
         else:
             self._notice = ()
         return True
-
-    def _turn_selector(self, steps: int) -> None:
-        index = SELECTOR_VALUES.index(self._selector) + steps
-        self._selector = SELECTOR_VALUES[min(max(index, 0), len(SELECTOR_VALUES) - 1)]
 
     def _start_timer(self, now: float) -> None:
         if not self.settings.timer_s:
