@@ -40,19 +40,9 @@ from board_rules.codenames import (
 )
 from firmware.drivers.clock import Clock
 from firmware.drivers.events import InputEvent
+from firmware.table import controls
 from firmware.table import messages as m
-from firmware.table.controls import (
-    FIRST_SELECTOR,
-    Act,
-    Dial,
-    OpenMenu,
-    PauseTimer,
-    PlayControls,
-    StartNewGame,
-    StartTimer,
-    Tell,
-    dialled,
-)
+from firmware.table.controls import FIRST_SELECTOR, PlayControls
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
@@ -264,25 +254,25 @@ class Table:
     def _on_play(self, event: InputEvent, now: float) -> bool:
         intent = self._controls.meaning(event, self.state.phase, self._selector, self._catalog)
         match intent:
-            case Act(action):
+            case controls.Act(action):
                 return self._play(action, now)
-            case Dial(steps):
-                self._selector = dialled(self._selector, steps)
+            case controls.Dial(steps):
+                self._selector = controls.dialled(self._selector, steps)
                 # The spymaster is dialling: show the selector now, not after the notice.
                 self._notice = ()
-            case Tell(texts):
+            case controls.Tell(texts):
                 self._show_notice(now, *texts)
-            case StartNewGame():
+            case controls.StartNewGame():
                 self._current = self._new_game(left=self._current)
                 self._selector = FIRST_SELECTOR
                 self._timer.stop()
                 self._show_notice(now, m.NEW_GAME)
                 return True
-            case StartTimer():
+            case controls.StartTimer():
                 self._start_timer(now)
-            case PauseTimer():
+            case controls.PauseTimer():
                 self._pause_timer(now)
-            case OpenMenu():
+            case controls.OpenMenu():
                 self._mode = MenuOpen()
         return False
 
