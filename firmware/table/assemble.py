@@ -15,7 +15,8 @@ from board_rules.codenames import Key
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
 from firmware.table.config import TableConfig
-from firmware.table.game_loop import KeyLights, ScreenOutput, Table, TableEvent, TimingSettings
+from firmware.table.game_loop import ScreenOutput, Table, TableEvent, TimingSettings
+from firmware.table.key_feedback import KeyLights
 from firmware.table.store import GameStore
 
 
