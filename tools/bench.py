@@ -12,6 +12,9 @@ the memory are those of a separate process (`--startup-probe`), from its start t
 
 The tests run the same functions in a tiny configuration and check only the shape of the
 output: timing figures belong here, never in a test.
+
+About 500 lines, kept in one module (a tool, not shipped) so that every figure and its budget
+are read in one place.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ Accented letters are not drawn here but composed (`COMPOSED`) from a base letter
 sit where the dot of an i sits, one blank row above the x-height; marks over capitals sit in the
 accent rows, with a blank row between mark and letter: a mark that touches a 7-pixel capital
 turns into part of the letter on the real OLED.
+
+Long because it is data: about 1,200 lines of glyph drawings and no logic.
 """
 
 from __future__ import annotations
