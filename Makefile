@@ -35,7 +35,7 @@ pytest: $(STAMP)
 SOAK_KILLS ?= 50
 soak: $(STAMP)
 	SOAK_KILLS=$(SOAK_KILLS) SOAK_SEED=$(SOAK_SEED) $(VENV)/bin/pytest -q -rP \
-		tests/test_robustness.py -k test_sigkill_at_random_moments
+		tests/table/test_robustness.py -k test_sigkill_at_random_moments
 
 # Measure the table on virtual hardware in real time (about two minutes): one JSON object on
 # standard output, the comparison with the budgets on standard error.

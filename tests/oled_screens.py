@@ -8,7 +8,7 @@ a virtual SSD1306 and reads its RAM back, so a golden image pins what the chip h
 the renderer drew.
 
 Golden images: `tests/golden/oled/<language>/<screen>.png`, written by
-`python -m tests.make_oled_goldens` and compared by `tests/test_oled_goldens.py`.
+`python -m tests.make_oled_goldens` and compared by `tests/table/test_oled_goldens.py`.
 """
 
 from __future__ import annotations

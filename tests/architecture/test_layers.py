@@ -1,0 +1,89 @@
+"""The firmware's layers, held: what each package may not import, read from every module's
+source (imports inside functions and under `TYPE_CHECKING` count: a hidden import is still a
+dependency). The README's layout table tells the same story; `test_purity` holds `board_rules`
+to the standard library.
+
+Lowest first: `board_rules` (pure rules), `firmware.errors` and `firmware.text_input` (under
+every layer) < `firmware.drivers` (the hardware, no game) < the virtual twins (circuits under the
+drivers) < `firmware.table` (the application) < the virtual table and its scripts, and
+`firmware.service` < `firmware.cli` and the terminal apps (`firmware.sim`, `firmware.coda`, their
+look in `firmware.tui`), the only ones on Textual.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ..import_graph import imported_names, project_modules, within
+
+FIRMWARE = (
+    "firmware.errors",
+    "firmware.text_input",
+    "firmware.drivers",
+    "firmware.virtual",
+    "firmware.table",
+    "firmware.service",
+    "firmware.cli",
+    "firmware.sim",
+    "firmware.coda",
+    "firmware.tui",
+)
+"""The firmware's packages (and shared modules), lowest first."""
+TWINS = tuple(
+    f"firmware.virtual.{name}" for name in ("encoder", "i2c", "matrix_circuit", "ssd1306", "strip")
+)
+VIRTUAL_TABLE = ("firmware.virtual.table", "firmware.virtual.script")
+APPS = ("firmware.cli", "firmware.sim", "firmware.coda", "firmware.tui")
+"""The command line and the terminal apps: the top, which nothing of the table reaches up to."""
+TEXTUAL_APPS = ("firmware.sim", "firmware.coda", "firmware.tui")
+
+
+def all_but(*allowed: str) -> tuple[str, ...]:
+    """Every firmware package but `allowed` (the first being the package the rule is for)."""
+    return tuple(package for package in FIRMWARE if package not in allowed)
+
+
+RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # (package, may not import)
+    # The error root and the bounded text reading lie under every layer, which all use them.
+    ("firmware.errors", all_but("firmware.errors")),
+    ("firmware.text_input", all_but("firmware.text_input", "firmware.errors")),
+    # The drivers know the hardware and no game; the twins stand under them, not beside.
+    ("firmware.drivers", all_but("firmware.drivers", "firmware.errors", "firmware.text_input")),
+    # A twin is a circuit that the drivers drive: of the firmware it knows only the drivers.
+    *((twin, all_but("firmware.drivers", "firmware.errors")) for twin in TWINS),
+    # The application never knows whether it runs on the Pi, on virtual hardware or in a window.
+    ("firmware.table", ("firmware.virtual", "firmware.service", *APPS)),
+    *((module, APPS) for module in VIRTUAL_TABLE),
+    ("firmware.service", APPS),
+    # The terminal apps: the simulation runs the table, Coda knows none of it; they share a look.
+    ("firmware.sim", ("firmware.cli", "firmware.coda")),
+    ("firmware.coda", all_but("firmware.coda", "firmware.tui")),
+    ("firmware.tui", all_but("firmware.tui")),
+    # Textual is the terminal apps' own business.
+    *((package, ("textual",)) for package in all_but(*TEXTUAL_APPS)),
+    # Development tools are not shipped to the Pi.
+    ("firmware", ("tools",)),
+)
+
+
+def test_every_package_of_the_firmware_has_rules() -> None:
+    modules = project_modules()
+    packages = {".".join(name.split(".")[:2]) for name in modules if within(name, "firmware")}
+    assert packages - {"firmware"} == set(FIRMWARE)
+    virtual = {name for name in modules if within(name, "firmware.virtual")}
+    assert virtual - {"firmware.virtual"} == {*TWINS, *VIRTUAL_TABLE}
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"), RULES, ids=[f"{p} not {','.join(f)}" for p, f in RULES]
+)
+def test_a_layer_imports_nothing_it_may_not(package: str, forbidden: tuple[str, ...]) -> None:
+    modules = {name: path for name, path in project_modules().items() if within(name, package)}
+    assert modules, package
+    broken = []
+    for module, path in modules.items():
+        names = {n for n in imported_names(module, path) if any(within(n, b) for b in forbidden)}
+        # `from a import B` reads as `a` and `a.B`: name the module once.
+        broken += [f"{module} imports {n}" for n in names if n.rpartition(".")[0] not in names]
+    assert not broken, sorted(broken)

@@ -1,0 +1,1 @@
+"""Tests of `firmware.cli`: the commands, in-process through `main`."""

@@ -1,0 +1,114 @@
+"""`codenames-table coda`: the headless mode plays computer-only games and prints the wins;
+the on-screen game opens with the options given; bad options exit 2 with a message naming
+what is wrong."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.app import App
+
+from board_rules.coda import Level
+from firmware.cli.coda import build_app
+from firmware.cli.main import build_parser
+from firmware.coda.app import CodaApp
+from firmware.coda.texts import ITALIAN
+
+from ..conftest import Cli, CliResult
+
+
+def run(cli: Cli, *argv: str) -> CliResult:
+    return cli("coda", *argv)
+
+
+def test_headless_prints_the_games_and_the_wins_of_each_player(
+    cli: Cli,
+) -> None:
+    code, out, err = run(
+        cli, "--headless", "--players", "hard,random", "--games", "20", "--seed", "1"
+    )
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    assert list(result) == ["games", "wins"]
+    assert result["games"] == 20 and len(result["wins"]) == 2 and sum(result["wins"]) == 20
+    assert result["wins"][0] >= 18
+
+
+def test_the_same_seed_plays_the_same_games(cli: Cli) -> None:
+    argv = ("--headless", "--players", "easy,random,hard", "--games", "4", "--seed", "9")
+    assert run(cli, *argv) == run(cli, *argv)
+
+
+@pytest.mark.parametrize("players", ["easy,hard,random", "random,random,easy,hard"])
+def test_headless_takes_two_to_four_players_of_any_level(cli: Cli, players: str) -> None:
+    code, out, _ = run(cli, "--headless", "--players", players, "--games", "3", "--seed", "2")
+    wins = json.loads(out)["wins"]
+    assert code == 0 and len(wins) == players.count(",") + 1 and sum(wins) == 3
+
+
+def test_headless_plays_the_advanced_game(cli: Cli) -> None:
+    code, out, _ = run(
+        cli, "--headless", "--advanced", "--players", "hard,easy", "--games", "2", "--seed", "3"
+    )
+    assert code == 0 and sum(json.loads(out)["wins"]) == 2
+
+
+def test_without_headless_the_on_screen_game_runs_with_the_options_given(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual's own `run` would take the terminal: the test only records what it was given.
+    ran: list[CodaApp] = []
+    monkeypatch.setattr(App, "run", lambda self, *a, **k: ran.append(self))
+    argv = ("--opponents", "easy, HARD", "--advanced", "--lang", "it", "--seed", "4")
+    code, out, err = run(cli, *argv)
+    assert (code, out, err) == (0, "", "")
+    (app,) = ran
+    assert app.game.levels == (Level.EASY, Level.HARD) and app.game.players == 3
+    assert app.game.advanced and app.game.state.advanced
+    assert app.texts is ITALIAN and app.game.delay_s > 0
+    # The seed deals: the same seed, the same game.
+    again = build_app(build_parser().parse_args(["coda", *argv]))
+    assert again.game.state == app.game.state
+
+
+def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() -> None:
+    app = build_app(build_parser().parse_args(["coda"]))
+    assert app.game.levels == (Level.EASY,) and not app.game.advanced
+    assert app.texts["you"] == "You"
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--opponents", "easy,expert"], "--opponents: unknown level 'expert'"),
+        (["--opponents", "random"], "--opponents: unknown level 'random'"),
+        (["--opponents", ""], "--opponents: 1 to 3 opponents, not 0"),
+        (["--opponents", "easy,easy,hard,hard"], "--opponents: 1 to 3 opponents, not 4"),
+        (["--players", "hard,easy"], "--players and --games need --headless"),
+        (["--games", "3"], "--players and --games need --headless"),
+    ],
+)
+def test_bad_on_screen_options_exit_2_naming_the_option(
+    cli: Cli, argv: list[str], named: str
+) -> None:
+    code, out, err = run(cli, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"codenames-table coda: {named}")
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--players", "hard,expert"], "--players"),
+        (["--players", "hard"], "--players"),
+        (["--players", "hard,easy,random,easy,hard"], "--players"),
+        ([], "--players"),
+        (["--players", "hard,random", "--games", "0"], "--games"),
+        (["--players", "hard,random", "--games", "-3"], "--games"),
+    ],
+)
+def test_bad_options_exit_2_naming_the_option(cli: Cli, argv: list[str], named: str) -> None:
+    code, out, err = run(cli, "--headless", *argv)
+    assert (code, out) == (2, "")
+    assert named in err

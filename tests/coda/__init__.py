@@ -1,0 +1,1 @@
+"""Tests of `firmware.coda`: Coda on screen."""

@@ -1,0 +1,1 @@
+"""Tests of `hardware/`: the wiring documents agree with the pin map."""

@@ -1,0 +1,1 @@
+"""Tests of `board_rules`: the Codenames and Coda rules cores."""

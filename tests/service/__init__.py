@@ -1,0 +1,1 @@
+"""Tests of `firmware.service` and the install scripts in `systemd/`."""

@@ -1,0 +1,426 @@
+"""install.sh on a fresh 64-bit Pi and on a protected SD card: the system packages it needs, the
+pinned versions it installs, the config it checks before a restart, the state folder it checks
+for persistence and makes writable, what uninstall.sh leaves; and state_dir.py, which reads the
+state folder from a config. Every Pi is a fake root of plain files (tests/fake_pi_root.py).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from firmware.table.config import DEFAULT_STATE_DIR
+
+from ..fake_pi_root import (
+    APT_PACKAGES,
+    SD_CARD,
+    commands,
+    dpkg_status,
+    missing_lines,
+    needs_root,
+    ready_pi,
+    run_script,
+)
+from ..paths import REPO
+
+INSTALL = REPO / "systemd" / "install.sh"
+UNINSTALL = REPO / "systemd" / "uninstall.sh"
+STATE_DIR_PY = REPO / "systemd" / "state_dir.py"
+CONSTRAINTS = REPO / "systemd" / "pi-constraints.txt"
+COMMAND = "opt/codenames-table/bin/codenames-table"
+CONFIG = "etc/codenames-table/config.toml"
+DROPIN = "etc/systemd/system/codenames-table.service.d/state-dir.conf"
+# raspi-config's overlay (overlayroot=tmpfs): the card read-only below, changes in RAM above.
+OVERLAY_ROOT = (
+    "/dev/mmcblk0p2 /media/root-ro ext4 ro,relatime 0 0\n"
+    "tmpfs-root /media/root-rw tmpfs rw,relatime 0 0\n"
+    "overlayroot / overlay rw,relatime,lowerdir=/media/root-ro,upperdir=/media/root-rw/overlay,"
+    "workdir=/media/root-rw/overlay-workdir 0 0\n"
+    "/dev/mmcblk0p1 /boot/firmware vfat ro,relatime 0 0\n"
+)
+DATA_PARTITION = "/dev/mmcblk0p3 /data ext4 rw,noatime 0 0\n"
+# overlayroot's default recurse=1 lays a RAM overlay over every other mount in fstab too.
+DATA_IN_RAM = "overlayroot /data overlay rw,lowerdir=/media/root-ro/data,upperdir=/x 0 0\n"
+
+
+def with_config(root: Path, text: str) -> Path:
+    (root / CONFIG).parent.mkdir(parents=True, exist_ok=True)
+    (root / CONFIG).write_text(text)
+    return root
+
+
+def with_checker(root: Path, *, refuses: str | None) -> Path:
+    """An installed table whose `run --check-config` refuses the config with `refuses`, or
+    accepts it; it records how it was called in check-config.args."""
+    command = root / COMMAND
+    command.parent.mkdir(parents=True)
+    exit_line = f"echo '{refuses}' >&2; exit 2" if refuses else "exit 0"
+    command.write_text(f'#!/bin/sh\necho "$@" >"{root}/check-config.args"\n{exit_line}\n')
+    command.chmod(0o755)
+    return root
+
+
+# --- system packages ---
+
+
+def test_check_names_the_system_packages_that_are_missing(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, packages=("python3-venv", "libc6-dev"))
+    # A package removed but for its config files is not installed.
+    status = root / "var/lib/dpkg/status"
+    status.write_text(status.read_text() + "\n" + dpkg_status((), removed=("gcc",)))
+    result = run_script(INSTALL, "--check", root=root)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert missing_lines(result.stdout) == [
+        "MISSING: system packages the pi extra needs to build: python3-dev gcc"
+    ]
+    assert "fix: sudo apt-get install python3-dev gcc" in result.stdout
+
+
+def test_check_passes_with_every_system_package(tmp_path: Path) -> None:
+    needs_root()
+    result = run_script(INSTALL, "--check", root=ready_pi(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"ok: system packages: {' '.join(APT_PACKAGES)}" in result.stdout
+
+
+def test_a_dry_run_installs_the_missing_packages_first(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, packages=("python3-venv",))
+    result = run_script(INSTALL, "--dry-run", root=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = commands(result.stdout)
+    assert run[:2] == [
+        "apt-get update",
+        "env DEBIAN_FRONTEND=noninteractive apt-get install --yes --no-install-recommends"
+        " python3-dev gcc libc6-dev",
+    ]
+
+
+def test_a_dry_run_with_every_package_runs_no_apt(tmp_path: Path) -> None:
+    needs_root()
+    result = run_script(INSTALL, "--dry-run", root=ready_pi(tmp_path))
+    assert not [c for c in commands(result.stdout) if "apt-get" in c]
+
+
+# --- pinned versions ---
+
+
+def test_pip_installs_with_the_constraints(tmp_path: Path) -> None:
+    needs_root()
+    result = run_script(INSTALL, "--dry-run", root=ready_pi(tmp_path))
+    pip = [c for c in commands(result.stdout) if "/opt/codenames-table/bin/pip install" in c]
+    assert len(pip) == 1
+    assert f"--constraint {CONSTRAINTS} " in pip[0]
+    assert pip[0].endswith("[pi]")
+
+
+def pinned() -> dict[str, Version]:
+    pins: dict[str, Version] = {}
+    for line in CONSTRAINTS.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        match = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)", line)
+        assert match, f"not an exact pin: {line!r}"
+        pins[canonicalize_name(match.group(1))] = Version(match.group(2))
+    return pins
+
+
+def test_the_constraints_pin_every_dependency_of_the_pi_install_within_its_range() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = pinned()
+    for spec in [*project["dependencies"], *project["optional-dependencies"]["pi"]]:
+        requirement = Requirement(spec)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} is not pinned"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (name, pins[name])
+
+
+def test_the_constraints_include_what_the_pi_libraries_pull_in() -> None:
+    # Blinka (under board, busio and neopixel_spi) brings its platform detection and sysv-ipc.
+    assert {"adafruit-blinka", "adafruit-platformdetect", "sysv-ipc"} <= pinned().keys()
+
+
+# --- the config, checked before a restart ---
+
+
+def test_an_update_onto_a_refused_config_does_not_restart(tmp_path: Path) -> None:
+    needs_root()
+    root = with_checker(
+        with_config(ready_pi(tmp_path), "[table]\nlanguage = 'fr'\n"),
+        refuses=f"{tmp_path}/{CONFIG}:2: table.language: 'fr' is not one of en, es, pt, it",
+    )
+    result = run_script(INSTALL, "--dry-run", root=root)
+    assert result.returncode == 1
+    assert (root / "check-config.args").read_text().split() == [
+        "run",
+        "--check-config",
+        "--config",
+        str(root / CONFIG),
+    ]
+    assert "Not restarting" in result.stderr
+    assert "exit 2:" in result.stderr and "table.language" in result.stderr
+    assert "left as it is" in result.stderr
+    assert not [c for c in commands(result.stdout) if c.startswith("systemctl")]
+
+
+def test_an_update_onto_an_accepted_config_restarts(tmp_path: Path) -> None:
+    needs_root()
+    root = with_checker(with_config(ready_pi(tmp_path), "[table]\n"), refuses=None)
+    result = run_script(INSTALL, "--dry-run", root=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (root / "check-config.args").exists()
+    assert commands(result.stdout)[-1] == "systemctl restart codenames-table"
+
+
+def test_check_reports_a_config_the_installed_table_refuses(tmp_path: Path) -> None:
+    needs_root()
+    root = with_checker(
+        with_config(ready_pi(tmp_path), "[oled]\ncontrast = 300\n"),
+        refuses="config.toml:2: oled.contrast: must be 0-255",
+    )
+    result = run_script(INSTALL, "--check", root=root)
+    assert result.returncode == 1
+    assert missing_lines(result.stdout) == [
+        f"MISSING: the installed table refuses {root / CONFIG} "
+        "(exit 2: config.toml:2: oled.contrast: must be 0-255)"
+    ]
+
+
+# --- the SD card: overlay and persistent state folder ---
+
+
+def test_check_says_an_sd_card_written_in_place_is_not_protected(tmp_path: Path) -> None:
+    needs_root()
+    result = run_script(INSTALL, "--check", root=ready_pi(tmp_path))
+    assert result.returncode == 0
+    assert "note: not protected: the root file system (/dev/mmcblk0p2, ext4)" in result.stdout
+    assert (
+        f"ok: saved games in {DEFAULT_STATE_DIR}: persistent (/dev/mmcblk0p2, ext4, on /)"
+        in result.stdout
+    )
+
+
+def test_the_overlay_root_protects_the_card_but_would_keep_the_games_in_ram(
+    tmp_path: Path,
+) -> None:
+    needs_root()
+    result = run_script(INSTALL, "--check", root=ready_pi(tmp_path, mounts=OVERLAY_ROOT))
+    assert result.returncode == 1
+    assert "ok: protected: the root file system is a read-only overlay" in result.stdout
+    assert missing_lines(result.stdout) == [
+        f"MISSING: the saved games in {DEFAULT_STATE_DIR} would be in the overlay's RAM (/) and "
+        "lost at every power-off"
+    ]
+    assert "overlayroot=tmpfs:recurse=0" in result.stdout
+
+
+def test_the_overlay_root_with_the_games_on_their_own_partition_passes(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, mounts=OVERLAY_ROOT + DATA_PARTITION)
+    with_config(root, '[table]\nstate_dir = "/data/codenames-table/"\n')
+    result = run_script(INSTALL, "--check", root=root)
+    assert result.returncode == 0, result.stdout
+    assert "ok: protected" in result.stdout
+    assert (
+        "ok: saved games in /data/codenames-table: persistent (/dev/mmcblk0p3, ext4, on /data)"
+        in result.stdout
+    )
+
+
+def test_a_partition_the_overlay_also_covers_is_in_ram(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, mounts=OVERLAY_ROOT + DATA_PARTITION + DATA_IN_RAM)
+    with_config(root, '[table]\nstate_dir = "/data/codenames-table"\n')
+    result = run_script(INSTALL, "--check", root=root)
+    assert result.returncode == 1
+    assert missing_lines(result.stdout) == [
+        "MISSING: the saved games in /data/codenames-table would be in the overlay's RAM (/data) "
+        "and lost at every power-off"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("state_dir", "mounts", "says"),
+    [
+        ("/run/games", SD_CARD, "state_dir /run/games is emptied at boot"),
+        ("/tmp/games", SD_CARD, "state_dir /tmp/games is emptied at boot"),
+        ("games", SD_CARD, "state_dir games is not an absolute path"),
+        ("/home/pi/games", SD_CARD, "which the service cannot see (ProtectHome=yes)"),
+        (
+            "/mnt/ram/games",
+            SD_CARD + "ramdisk /mnt/ram tmpfs rw 0 0\n",
+            "would be in RAM (tmpfs on /mnt/ram)",
+        ),
+    ],
+)
+def test_a_state_folder_lost_at_boot_is_refused(
+    tmp_path: Path, state_dir: str, mounts: str, says: str
+) -> None:
+    needs_root()
+    root = with_config(ready_pi(tmp_path, mounts=mounts), f'[table]\nstate_dir = "{state_dir}"\n')
+    check = run_script(INSTALL, "--check", root=root)
+    assert check.returncode == 1
+    [line] = missing_lines(check.stdout)
+    assert says in line
+    dry_run = run_script(INSTALL, "--dry-run", root=root)
+    assert "Cannot install" in dry_run.stderr
+
+
+def test_a_read_only_state_partition_is_named(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, mounts=SD_CARD + "/dev/mmcblk0p3 /data ext4 ro,noatime 0 0\n")
+    with_config(root, '[table]\nstate_dir = "/data/games"\n')
+    result = run_script(INSTALL, "--check", root=root)
+    assert missing_lines(result.stdout) == [
+        "MISSING: /data/games is on a read-only mount (/dev/mmcblk0p3 on /data): "
+        "nothing can be saved"
+    ]
+
+
+def test_installing_under_the_overlay_is_refused(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, mounts=OVERLAY_ROOT + DATA_PARTITION)
+    with_config(root, '[table]\nstate_dir = "/data/codenames-table"\n')
+    result = run_script(INSTALL, "--dry-run", root=root)
+    assert "MISSING: the read-only overlay is on: an install would vanish" in result.stdout
+    assert "Cannot install" in result.stderr
+
+
+def test_a_state_folder_of_its_own_is_made_writable_through_a_drop_in(tmp_path: Path) -> None:
+    needs_root()
+    root = with_config(ready_pi(tmp_path, mounts=SD_CARD + DATA_PARTITION), "")
+    (root / CONFIG).write_text('[table]\nstate_dir = "/data/codenames-table"\n')
+    result = run_script(INSTALL, "--dry-run", root=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = commands(result.stdout)
+    assert f"install -d -m 0700 {root}/data/codenames-table" in run
+    assert f"chown -R codenames-table:codenames-table {root}/data/codenames-table" in run
+    assert f"(write {root / DROPIN})" in run
+    written = result.stdout.split(f"+ (write {root / DROPIN})\n", 1)[1]
+    assert "    [Service]\n    ReadWritePaths=/data/codenames-table\n" in written
+    # The unit reloads after the drop-in is in place.
+    assert run.index(f"(write {root / DROPIN})") < run.index("systemctl daemon-reload")
+
+
+def test_the_drop_in_goes_when_the_games_return_to_the_default_folder(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path)
+    (root / DROPIN).parent.mkdir(parents=True)
+    (root / DROPIN).write_text("[Service]\nReadWritePaths=/data/codenames-table\n")
+    result = run_script(INSTALL, "--dry-run", root=root)
+    run = commands(result.stdout)
+    assert f"rm -f {root / DROPIN}" in run
+    assert not [c for c in run if c.startswith("chown")]
+
+
+def test_systemd_accepts_the_drop_in(tmp_path: Path) -> None:
+    tool = shutil.which("systemd-analyze")
+    if tool is None:
+        pytest.skip("systemd-analyze is not installed here (it is on the Pi and on Debian)")
+    needs_root()
+    fake = ready_pi(tmp_path / "pi", mounts=SD_CARD + DATA_PARTITION)
+    with_config(fake, '[table]\nstate_dir = "/data/codenames-table"\n')
+    output = run_script(INSTALL, "--dry-run", root=fake).stdout
+    written = output.split(f"+ (write {fake / DROPIN})\n", 1)[1].split("\n+ ", 1)[0]
+    root = tmp_path / "root"
+    (root / "etc/systemd/system/codenames-table.service.d").mkdir(parents=True)
+    shutil.copy(REPO / "systemd/codenames-table.service", root / "etc/systemd/system")
+    dropin = re.sub(r"^    ", "", written, flags=re.MULTILINE)
+    (root / DROPIN).write_text(dropin)
+    (root / "data/codenames-table").mkdir(parents=True)
+    result = subprocess.run(
+        [tool, "cat-config", f"--root={root}", "systemd/system/codenames-table.service"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    # cat-config lists the unit, then each drop-in of it that systemd would read.
+    assert "ReadWritePaths=/data/codenames-table" in result.stdout, result.stderr
+
+
+# --- uninstall ---
+
+
+def test_uninstall_names_the_folder_the_orphaned_uid_and_the_command(tmp_path: Path) -> None:
+    root = tmp_path
+    (root / "etc").mkdir()
+    (root / "etc/passwd").write_text("codenames-table:x:990:990::/nonexistent:/usr/sbin/nologin\n")
+    with_config(root, '[table]\nstate_dir = "/data/codenames-table"\n')
+    (root / "data/codenames-table").mkdir(parents=True)
+    (root / DROPIN).parent.mkdir(parents=True)
+    (root / DROPIN).write_text("[Service]\n")
+    result = run_script(UNINSTALL, "--dry-run", root=root)
+    assert result.returncode == 0, result.stderr
+    assert f"rm -f {root / DROPIN}" in commands(result.stdout)
+    assert f"kept the saved games in {root}/data/codenames-table" in result.stdout
+    assert "uid 990" in result.stdout
+    assert f"sudo rm -rf {root}/data/codenames-table" in result.stdout
+
+
+# --- state_dir.py ---
+
+
+def state_dir_of(tmp_path: Path, text: bytes | None) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "config.toml"
+    if text is not None:
+        config.write_bytes(text)
+    return subprocess.run(
+        [sys.executable, str(STATE_DIR_PY), str(config)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_state_dir_py_has_the_firmwares_default(tmp_path: Path) -> None:
+    for text in (None, b"[table]\nlanguage = 'it'\n"):
+        result = state_dir_of(tmp_path, text)
+        assert (result.returncode, result.stdout) == (0, f"{DEFAULT_STATE_DIR}\n")
+
+
+def test_state_dir_py_reads_a_byte_order_mark_and_normalises(tmp_path: Path) -> None:
+    result = state_dir_of(tmp_path, b'\xef\xbb\xbf[table]\nstate_dir = "/data//games/"\n')
+    assert (result.returncode, result.stdout) == (0, "/data/games\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b"\xff", b"[table\n", b'[table]\nstate_dir = "a\\nb"\n', b"[table]\nstate_dir = 3\n"],
+)
+def test_state_dir_py_refuses_what_is_no_path_in_one_line(tmp_path: Path, text: bytes) -> None:
+    result = state_dir_of(tmp_path, text)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert str(tmp_path / "config.toml") in result.stderr
+
+
+# --- make pi-userland ---
+
+
+def test_pi_userland_is_a_make_target_outside_make_test() -> None:
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make is not installed")
+
+    def dry(target: str) -> str:
+        return subprocess.run(
+            [make, "--no-print-directory", "-n", target],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    assert dry("pi-userland").splitlines()[-1].startswith("sh systemd/pi_userland.sh")
+    assert "pi_userland" not in dry("test")

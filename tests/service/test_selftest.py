@@ -1,0 +1,191 @@
+"""The self-test on virtual hardware, with faults injected in the circuit and the wiring."""
+
+import queue
+from collections.abc import Callable
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from PIL import Image
+
+from board_rules.codenames import Coord
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.console import Console
+from firmware.drivers.events import ConsoleButton, InputEvent
+from firmware.drivers.key_picture import KeyColours
+from firmware.drivers.oled import Oled
+from firmware.service.selftest import SWITCHES, Report, SelfTest
+from firmware.service.selftest import test_pattern as oled_test_pattern
+from firmware.table.i18n import translations
+from firmware.table.led_key import LedKey
+from firmware.table.messages import switch_name
+from firmware.virtual.encoder import VirtualEncoder
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
+from firmware.virtual.ssd1306 import VirtualSSD1306
+from firmware.virtual.strip import open_virtual_strip
+
+from ..conftest import Cli
+
+
+class VirtualRig:
+    """The console, OLED and LED key on their virtual twins, on a virtual clock."""
+
+    def __init__(self, *, encoder_reversed: bool = False) -> None:
+        self.clock = VirtualClock()
+        factory = MockFactory(pin_class=CountingPin)
+        self.circuit = SwitchMatrixCircuit(factory)
+        a, b = (20, 16) if encoder_reversed else (16, 20)
+        self.encoder = VirtualEncoder(factory, a=a, b=b)
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.console = Console(self.clock, pin_factory=factory, events=self.events)
+        self.bus = VirtualI2C()
+        self.chip = VirtualSSD1306()
+        self.bus.attach(0x3C, self.chip)
+        self.oled = Oled(self.clock, i2c=self.bus)
+        self.strip = open_virtual_strip(29)
+        self.lights = LedKey(self.strip)
+        self.lit: set[tuple[int, str]] = set()
+        """(pixel, colour name) seen lit on the strip."""
+        self.images: list[bytes] = []
+        """Every picture handed to the OLED."""
+
+    def show_leds(self, picture: KeyColours) -> None:
+        self.lights.show(picture)
+        for index, (r, g, b) in enumerate(self.strip.pixel_strip.shown_rgb()):
+            for name, level in (("red", r), ("green", g), ("blue", b)):
+                if level:
+                    self.lit.add((index, name))
+
+    def show_oled(self, image: Image.Image) -> None:
+        self.images.append(image.tobytes())
+        self.oled.show(image)
+
+    def next_event(self, timeout: float) -> InputEvent | None:
+        deadline = self.clock.monotonic() + timeout
+        while self.events.empty():
+            due = self.clock.next_due
+            if due is None or due > deadline:
+                self.clock.advance(max(deadline - self.clock.monotonic(), 0.0))
+                if self.events.empty():
+                    return None
+                break
+            self.clock.advance(max(due - self.clock.monotonic(), 0.0))
+        return self.events.get_nowait()
+
+    def pause(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+
+    def press(self, switch: Coord | ConsoleButton, hold_s: float = 0.2) -> None:
+        self.circuit.press_switch(switch)
+        self.clock.call_later(hold_s, lambda: self.circuit.release_switch(switch))
+
+    def close(self) -> None:
+        self.console.close()
+        self.oled.close()
+        self.lights.close()
+
+
+def operator(rig: VirtualRig, **faults: Callable[[], None]) -> Callable[[str], None]:
+    """A person doing as asked, except where `faults` (by request name) say otherwise."""
+    by_name = {switch_name(switch): switch for switch in SWITCHES}
+
+    def act(request: str) -> None:
+        if request in faults:
+            faults[request]()
+        elif request == "encoder +1":
+            rig.encoder.turn(1)
+        elif request == "encoder push":
+            rig.encoder.press()
+            rig.clock.call_later(0.2, rig.encoder.release)
+        else:
+            rig.press(by_name[request])
+
+    return act
+
+
+def run(rig: VirtualRig, act: Callable[[str], None]) -> Report:
+    try:
+        return SelfTest(rig, translations("en"), wait_s=3.0).run(on_prompt=act)
+    finally:
+        rig.close()
+
+
+def shows(rig: VirtualRig, *lines: str) -> bool:
+    from firmware.table.oled_render import render_screen
+    from firmware.table.screens import OledScreen
+
+    expected = render_screen(OledScreen(title="Self-test", lines=lines)).tobytes()
+    return rig.chip.to_image().tobytes() == expected
+
+
+def test_healthy_hardware_passes_and_every_led_shows_every_colour() -> None:
+    rig = VirtualRig()
+    report = run(rig, operator(rig))
+    assert report.ok, report.lines()
+    assert rig.lit == {(pixel, name) for pixel in range(29) for name in ("red", "green", "blue")}
+    assert shows(rig, "All working")
+
+
+def test_the_screen_shows_the_test_pattern_then_each_request() -> None:
+    rig = VirtualRig()
+    seen: list[bool] = []
+
+    def act(request: str) -> None:
+        seen.append(shows(rig, f"Press {request}"))
+        operator(rig)(request)
+
+    run(rig, act)
+    assert oled_test_pattern().tobytes() in rig.images
+    assert seen[:30] == [True] * 30  # every switch is asked for by name
+
+
+def test_a_missing_switch_is_named() -> None:
+    rig = VirtualRig()
+    report = run(rig, operator(rig, C3=lambda: None, UNDO=lambda: None))
+    assert report.missing == ["C3", "UNDO"]
+    assert not report.stuck and not report.ghosting
+    assert shows(rig, "Faults found", "Details in the terminal")
+
+
+def test_a_switch_closed_from_the_start_is_stuck() -> None:
+    rig = VirtualRig()
+    rig.circuit.press_pad(Coord.parse("B2"))  # an object left on the card
+    report = run(rig, operator(rig, B2=lambda: None))
+    assert report.stuck == ["B2"]
+    assert report.missing == []
+    assert report.ghosting == []
+
+
+def test_a_switch_that_closes_another_one_is_ghosting() -> None:
+    rig = VirtualRig()
+
+    def short() -> None:  # pressing D4 also closes E4, as a short between them would
+        rig.press(Coord.parse("D4"))
+        rig.press(Coord.parse("E4"))
+
+    def button_short() -> None:
+        rig.press(ConsoleButton.DONE)
+        rig.press(Coord.parse("A5"))
+
+    report = run(rig, operator(rig, D4=short, DONE=button_short))
+    assert report.ghosting == ["D4 also closes E4", "DONE also closes A5"]
+
+
+def test_a_reversed_encoder_is_reported() -> None:
+    rig = VirtualRig(encoder_reversed=True)
+    report = run(rig, operator(rig))
+    assert report.encoder == ["reversed: swap the A and B wires (or pins)"]
+    assert not report.ok
+
+
+def test_the_command_exits_2_outside_a_pi(cli: Cli) -> None:
+    result = cli("selftest")
+    assert result.returncode == 2
+    assert "not a Raspberry Pi" in result.stderr
+
+
+@pytest.mark.parametrize("problem", ["missing", "stuck", "ghosting", "encoder"])
+def test_any_fault_fails_the_report(problem: str) -> None:
+    report = Report(**{problem: ["x"]})
+    assert not report.ok
+    assert any("x" in line for line in report.lines())

@@ -1,0 +1,190 @@
+"""`codenames-table run --virtual [SCRIPT]`: the service on virtual hardware and the real clock.
+
+The player is tested on a virtual clock (its pauses step it); the command itself once, end to
+end, as systemd would run it: a real notify socket, READY=1, the script played, SIGTERM, and a
+second start that resumes the game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from board_rules.codenames import Coord
+from firmware.cli.main import main
+from firmware.errors import EXIT_USAGE
+from firmware.service.state_dir import StateDirError, check_service_state_dir
+from firmware.service.virtual_service import RealTimePlayer, game_line, read_play_script
+from firmware.table.config import TableConfig
+from firmware.virtual.script import ScriptError, parse_script
+from firmware.virtual.table import VirtualTable
+
+from ..paths import REPO
+from ..table_scripts import KEY_LINE
+
+PLAY = f"{KEY_LINE}\nturn +1\npush\npress A1\nbutton done\ndump\n"
+"""A clue of 2, a red agent touched, then DONE: three confirmed actions."""
+RECEIVE_TIMEOUT_S = 20.0
+"""Upper bound of each wait for the command (a Python start, then a script of about a second)."""
+
+
+class Stepper:
+    """The player's time on a virtual table: each pause steps its clock, and is noted."""
+
+    def __init__(self, table: VirtualTable, stop_after: int | None = None) -> None:
+        self.table = table
+        self.stop_after = stop_after
+        self.pauses: list[float] = []
+
+    def pause(self, seconds: float) -> bool:
+        self.pauses.append(seconds)
+        self.table.wait(seconds)
+        return self.stop_after is not None and len(self.pauses) >= self.stop_after
+
+
+def test_the_player_plays_a_script_as_a_person_would(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    first_key, steps = parse_script(PLAY)
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=first_key) as vt:
+        time = Stepper(vt)
+        with caplog.at_level(logging.INFO, logger="firmware.service.virtual_service"):
+            assert RealTimePlayer(vt, time.pause).play(steps)
+        state = vt.table.state
+        assert state.covered == frozenset({Coord.parse("A1")})
+        assert state.turn.value == "blue"  # DONE ended red's turn
+        assert len(vt.table.game.applied) == 3
+        # Each press is held for its time, then the player waits past the debounce.
+        assert 0.1 in time.pauses and vt.settle_s in time.pauses
+        dumped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dump: ")]
+        assert dumped == [f"dump: {game_line(vt)}"]
+    assert json.loads(dumped[0].removeprefix("dump: "))["actions"] == 3
+
+
+def test_a_player_told_to_stop_lets_go_of_the_pad_it_holds(tmp_path: Path) -> None:
+    _, steps = parse_script("press A1 5\npress B1\n")
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1)) as vt:
+        time = Stepper(vt, stop_after=1)  # told to stop during the first hold
+        assert not RealTimePlayer(vt, time.pause).play(steps)
+        vt.wait(1)
+        assert vt.circuit.pressed == frozenset()
+        assert time.pauses == [5.0]  # and B1 was never pressed
+
+
+def test_a_script_for_the_real_clock_cannot_cut_the_power(tmp_path: Path) -> None:
+    script = tmp_path / "play.txt"
+    script.write_text("press A1\npower-cut\n", encoding="utf-8")
+    with pytest.raises(ScriptError) as error:
+        read_play_script(script)
+    assert error.value.line == 2
+    assert "kill the process" in error.value.message
+    # A player handed one anyway (its steps not read by `read_play_script`) names it too.
+    _, steps = parse_script("press A1\npower-cut\n")
+    with (
+        VirtualTable(TableConfig(), tmp_path / "state", rng=random.Random(1)) as vt,
+        pytest.raises(ScriptError) as error,
+    ):
+        RealTimePlayer(vt, Stepper(vt).pause).play(steps)
+    assert error.value.located("play.txt") == (
+        "play.txt:2: power-cut cannot be played on the real clock"
+    )
+
+
+def _lasting_parent() -> Path:
+    """A folder whose games `run` accepts (not under /tmp and the like, which it refuses: their
+    games would not outlive a reboot): the checkout's ignored cache, or the user's cache when the
+    checkout itself lies in such a folder."""
+    for candidate in (REPO / ".cache", Path.home() / ".cache" / "codenames-table-tests"):
+        try:
+            check_service_state_dir(candidate)
+        except StateDirError:
+            continue
+        candidate.mkdir(parents=True, exist_ok=True)
+        return candidate
+    pytest.fail("no folder outside /tmp, /var/tmp, /run and /dev/shm to keep test games in")
+
+
+@pytest.fixture
+def state_dir() -> Iterator[Path]:
+    """A fresh state folder that `run` accepts, removed after the test."""
+    folder = Path(tempfile.mkdtemp(prefix="test-virtual-service-", dir=_lasting_parent()))
+    yield folder / "state"
+    shutil.rmtree(folder)
+
+
+def test_run_virtual_with_a_bad_script_exits_2_naming_its_line(
+    state_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = state_dir.parent / "play.txt"
+    script.write_text("press A1\njump\n", encoding="utf-8")
+    code = main(["run", "--virtual", str(script), "--state-dir", str(state_dir)])
+    assert code == EXIT_USAGE
+    assert f"{script}:2: " in capsys.readouterr().err
+
+
+def test_run_virtual_with_a_missing_script_exits_2_naming_it(
+    state_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = state_dir.parent / "missing.txt"
+    code = main(["run", "--virtual", str(script), "--state-dir", str(state_dir)])
+    assert code == EXIT_USAGE
+    assert f"{script}: cannot read: " in capsys.readouterr().err
+
+
+def test_run_virtual_serves_plays_stops_and_resumes_under_a_notify_socket(
+    state_dir: Path,
+) -> None:
+    script = state_dir.parent / "play.txt"
+    script.write_text(PLAY, encoding="utf-8")
+    name = f"codenames-table-test/{uuid.uuid4().hex}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as receiver:
+        receiver.bind("\0" + name)
+        receiver.settimeout(RECEIVE_TIMEOUT_S)
+        env = {**os.environ, "NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "10000000"}
+
+        def run(*args: str) -> tuple[list[bytes], str, int]:
+            command = [sys.executable, "-m", "firmware.cli", "run", "--virtual", *args]
+            command += ["--state-dir", str(state_dir)]
+            with subprocess.Popen(
+                command, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True
+            ) as process:
+                assert process.stderr is not None
+                received = [receiver.recv(256)]
+                while b"READY=1" not in received[-1]:
+                    received.append(receiver.recv(256))
+                if args:
+                    # The script's last line, then the table plays on.
+                    line = process.stderr.readline()
+                    while "script played: " not in line:
+                        assert line, "the command ended before its script was played"
+                        line = process.stderr.readline()
+                process.send_signal(signal.SIGTERM)
+                while b"STOPPING=1" not in received[-1]:
+                    received.append(receiver.recv(256))
+                rest = process.stderr.read()
+                code = process.wait(RECEIVE_TIMEOUT_S)
+            return received, (line if args else "") + rest, code
+
+        played, played_log, played_code = run(str(script))
+        resumed, resumed_log, resumed_code = run()
+    assert played_code == resumed_code == 0
+    assert b"READY=1\nSTATUS=playing; actions in the current game: 0" in played
+    assert played[-1] == b"STOPPING=1\nSTATUS=stopping on SIGTERM"
+    assert b"READY=1\nSTATUS=playing; actions in the current game: 3" in resumed
+    after_play = played_log.split("script played: ", 1)[1].splitlines()[0]
+    at_start = resumed_log.split("table ready on virtual hardware: ", 1)[1].splitlines()[0]
+    assert json.loads(at_start) == json.loads(after_play)
+    assert json.loads(after_play)["actions"] == 3

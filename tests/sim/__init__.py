@@ -1,0 +1,1 @@
+"""Tests of `firmware.sim` and `firmware.tui`: the desktop simulation and its look."""

@@ -1,0 +1,1 @@
+"""Tests of `firmware.table`: the game loop, the store, the screens, the config."""

@@ -1,0 +1,92 @@
+"""The four languages: every text of the code translated, compiled, drawable and on screen."""
+
+import re
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from firmware.table.font import DEFAULT_FONT
+from firmware.table.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, UnknownLanguageError, translations
+from firmware.table.oled_render import MARGIN, WIDTH
+
+from ..paths import REPO
+
+FIRMWARE = REPO / "firmware"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# The widest text each placeholder can take on the table.
+WIDEST = {"n": "10", "card": "E5", "number": "∞", "red": "9", "blue": "9", "own": "9"}
+WIDEST |= {"enemy": "8", "score": "8", "switch": "PENALTY", "steps": "+1"}
+
+
+def code_messages() -> set[str]:
+    found = set()
+    keywords = {"N_": None, "gettext": None, "ngettext": (1, 2)}
+    for _, _, message, _, _ in extract_from_dir(
+        str(FIRMWARE), method_map=[("**.py", "python")], keywords=keywords
+    ):
+        found.add(message if isinstance(message, str) else message[0])
+    return found
+
+
+def catalog(language: str):  # type: ignore[no-untyped-def]
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as file:
+        return read_po(file)
+
+
+def texts(message) -> list[str]:  # type: ignore[no-untyped-def]
+    return list(message.string) if isinstance(message.string, tuple) else [message.string]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_of_the_code_is_in_the_catalog_and_nothing_else(language: str) -> None:
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog(language) if m.id}
+    assert ids == code_messages()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_is_translated_with_its_placeholders(language: str) -> None:
+    for message in catalog(language):
+        if not message.id:
+            continue
+        assert not message.fuzzy, message.id
+        source = message.id if isinstance(message.id, str) else message.id[0]
+        for text in texts(message):
+            assert text.strip(), (language, source)
+            assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(source)), text
+
+
+def _key(value: str | list[str] | tuple[str, ...]) -> str | tuple[str, ...]:
+    return value if isinstance(value, str) else tuple(value)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compiled_catalog_matches_its_source(language: str) -> None:
+    """`make translations` was run after the last edit of the .po file."""
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as file:
+        compiled = {_key(m.id): _key(m.string) for m in read_mo(file) if m.id}
+    source = {_key(m.id): _key(m.string) for m in catalog(language) if m.id}
+    assert compiled == source
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_text_is_drawn_with_real_glyphs_and_fits_the_screen(language: str) -> None:
+    room = WIDTH - 2 * MARGIN
+    for message in catalog(language):
+        for text in texts(message) if message.id else []:
+            filled = PLACEHOLDER.sub(lambda match: WIDEST[match.group(1)], text)
+            missing = {ch for ch in filled if not DEFAULT_FONT.has_glyph(ch)}
+            assert not missing, (language, text, missing)
+            assert DEFAULT_FONT.text_width(filled) <= room, (language, filled)
+
+
+def test_translations_load_per_language() -> None:
+    assert translations("es").gettext("Undone") == "Deshecho"
+    assert translations("pt").ngettext("{n} guess left", "{n} guesses left", 3) == (
+        "Restam {n} palpites"
+    )
+    assert translations("en").gettext("Undone") == "Undone"
+    with pytest.raises(UnknownLanguageError, match="'fr'"):
+        translations("fr")

@@ -1,0 +1,1 @@
+"""Tests of `tools/`: the bench, the key-contrast measure, the service test's harness."""

@@ -1,0 +1,1 @@
+"""Tests of `firmware.virtual`: the twins and the headless scripts."""
