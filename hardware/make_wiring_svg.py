@@ -24,7 +24,10 @@ Point = tuple[float, float]
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "wiring.svg"
 
-WIDTH, HEIGHT = 1500, 1070
+WIDTH, HEIGHT = 1560, 1350
+SHUTDOWN_GPIO = 4
+"""The free GPIO for the optional shutdown button (the `gpio-shutdown` overlay)."""
+SHUTDOWN_HEADER_PIN, SHUTDOWN_GROUND_PIN = 7, 9
 CONSOLE_BUTTONS = ("DONE", "PENALTY", "UNDO", "NEW", "TIMER")
 """Console buttons in matrix column 6, rows 1–5."""
 
@@ -40,6 +43,7 @@ COLOURS = {
     "5V": "#e03131",
     "GND": "#212529",
     "unused": "#adb5bd",
+    "shutdown": "#5c940d",
 }
 
 POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
@@ -50,8 +54,9 @@ POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
 POWER_NOTES = {
     1: "OLED VCC",
     2: "unused (LEDs: own supply)",
-    4: "buzzer +",
+    4: "buzzer + (via 47 Ω)",
     6: "OLED GND",
+    9: "shutdown button",
     17: "encoder +",
     20: "LED supply GND",
     34: "buzzer GND",
@@ -68,6 +73,13 @@ text { font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; font-size: 12px
 .box { fill: #f8f9fa; stroke: #495057; stroke-width: 1.2; }
 .wire { stroke-width: 2; fill: none; }
 .thin { stroke: #212529; stroke-width: 1.2; fill: none; }
+.resistor { fill: #ffffff; stroke: #212529; stroke-width: 1.2; }
+.tiny { font-size: 9px; }
+.pocket { fill: #dee2e6; stroke: #495057; stroke-width: 1; }
+.card { fill: #fff9db; stroke: #adb5bd; stroke-width: 0.8; }
+.switch { fill: #343a40; stroke: none; }
+.hood { fill: #495057; stroke: #212529; stroke-width: 1; }
+.oled { fill: #212529; stroke: #7048e8; stroke-width: 2; }
 """
 
 
@@ -142,6 +154,20 @@ class Drawing:
             },
         )
 
+    def box(self, x: float, y: float, width: float, height: float, fill: str) -> None:
+        """A plain filled rectangle: a layer in a section drawing."""
+        ET.SubElement(
+            self.root,
+            "rect",
+            {
+                "x": _number(x),
+                "y": _number(y),
+                "width": _number(width),
+                "height": _number(height),
+                "fill": fill,
+            },
+        )
+
     def polygon(self, points: Sequence[Point], fill: str) -> None:
         ET.SubElement(
             self.root,
@@ -199,11 +225,14 @@ def render_svg(pins: PinMap) -> str:
     by_gpio = {use.gpio: use for use in pins.uses()}
     _draw_header(drawing, by_gpio)
     _draw_matrix(drawing, pins)
-    _draw_encoder(drawing, pins, x=20, y=720)
-    _draw_oled(drawing, pins, x=300, y=720)
-    _draw_buzzer(drawing, pins, x=560, y=720)
-    _draw_level_shifter(drawing, pins, x=860, y=720)
-    _draw_led_key(drawing, x=1180, y=720)
+    _draw_encoder(drawing, pins, x=20, y=750)
+    _draw_oled(drawing, pins, x=300, y=750)
+    _draw_buzzer(drawing, pins, x=560, y=750)
+    _draw_level_shifter(drawing, pins, x=910, y=750)
+    _draw_led_key(drawing, x=1240, y=750)
+    _draw_shutdown_button(drawing, by_gpio, x=20, y=930)
+    _draw_protection(drawing, x=300, y=1000)
+    _draw_led_power(drawing, x=20, y=1120)
     return drawing.serialise()
 
 
@@ -236,6 +265,8 @@ def _draw_header(drawing: Drawing, by_gpio: dict[int, PinUse]) -> None:
                 elif gpio in RESERVED_PINS:
                     bus = RESERVED_PINS[gpio].split(",")[0]
                     label, colour = f"GPIO {gpio} · {bus}, keep free", COLOURS["unused"]
+                elif gpio == SHUTDOWN_GPIO:
+                    label, colour = f"GPIO {gpio} · shutdown button", COLOURS["shutdown"]
                 else:
                     label, colour = f"GPIO {gpio}", COLOURS["unused"]
             drawing.circle(pin_x, row_y, 9, colour, tooltip=f"pin {header}: {label}")
@@ -245,11 +276,11 @@ def _draw_header(drawing: Drawing, by_gpio: dict[int, PinUse]) -> None:
 
 def _draw_matrix(drawing: Drawing, pins: PinMap) -> None:
     x, y = 540, 80
-    drawing.rect(x, y, WIDTH - x - 20, 620)
+    drawing.rect(x, y, WIDTH - x - 20, 650)
     drawing.text(x + 16, y + 24, "Switch matrix, 5 × 6, one 1N4148 per switch", "heading")
     row_colour, column_colour = COLOURS["matrix.rows"], COLOURS["matrix.columns"]
     first_column_x, column_step = x + 250, 118
-    first_row_y, row_step = y + 170, 88
+    first_row_y, row_step = y + 196, 88
     last_row_y = first_row_y + 4 * row_step
     right_end = first_column_x + 5 * column_step + 90
 
@@ -258,17 +289,29 @@ def _draw_matrix(drawing: Drawing, pins: PinMap) -> None:
         name = "ABCDE"[column] if column < 5 else "console"
         drawing.text(
             column_x,
-            y + 62,
+            y + 50,
             f"Column {column + 1} ({name})",
             "small",
             anchor="middle",
             colour=column_colour,
         )
-        drawing.text(column_x, y + 78, _net(gpio), "small", anchor="middle", colour=column_colour)
-        drawing.text(
-            column_x, y + 94, "input, pull-up", "small", anchor="middle", colour=column_colour
-        )
-        drawing.line((column_x, y + 100), (column_x, last_row_y + 12), column_colour, 2)
+        drawing.text(column_x, y + 66, _net(gpio), "small", anchor="middle", colour=column_colour)
+        # The 10 kΩ pull-up from the 3V3 rail: it lets the column rise fast after a row change.
+        drawing.line((column_x, y + 92), (column_x, y + 100), COLOURS["3V3"], 1.5)
+        drawing.box(column_x - 4, y + 100, 8, 22, "#ffffff")
+        drawing.rect(column_x - 4, y + 100, 8, 22, "resistor")
+        drawing.text(column_x - 8, y + 115, "10 kΩ", "small", anchor="end", colour=column_colour)
+        drawing.line((column_x, y + 122), (column_x, last_row_y + 12), column_colour, 2)
+    rail_left, rail_right = first_column_x - 40, first_column_x + 5 * column_step + 10
+    drawing.line((rail_left, y + 92), (rail_right, y + 92), COLOURS["3V3"], 2)
+    drawing.text(
+        rail_left - 6,
+        y + 96,
+        "3V3 · pin 17: pull-ups",
+        "small",
+        anchor="end",
+        colour=COLOURS["3V3"],
+    )
 
     for row, gpio in enumerate(pins.matrix_rows):
         row_y = first_row_y + row * row_step
@@ -368,15 +411,18 @@ def _draw_buzzer(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
     _draw_part(
         drawing,
         (x, y),
-        280,
+        340,
         "Passive buzzer (optional)",
         [
-            (f"{_net(pins.buzzer)} → 1 kΩ → NPN base", "buzzer"),
-            ("NPN (2N3904, BC547) emitter → GND · pin 34", "GND"),
-            ("NPN collector → buzzer −", "buzzer"),
-            ("buzzer + → 5V · pin 4", "5V"),
-            ("1N4148 across the buzzer,", "buzzer"),
-            ("cathode to 5 V (magnetic buzzers)", "buzzer"),
+            (f"{_net(pins.buzzer)} → 1 kΩ → base", "buzzer"),
+            ("  (MOSFET: 100 Ω → gate)", "buzzer"),
+            ("base (gate) → 10 kΩ → GND: off while the pin floats", "GND"),
+            ("NPN BC337-40 (800 mA), or logic-level N-MOSFET", "buzzer"),
+            ("  AO3400A; never a 100 mA BC547 or 2N3904", "buzzer"),
+            ("emitter (source) → GND · pin 34", "GND"),
+            ("collector (drain) → buzzer −", "buzzer"),
+            ("buzzer + → 47 Ω, 0.5 W → 5V · pin 4", "5V"),
+            ("1N4148 across the buzzer, cathode to its +", "buzzer"),
         ],
     )
 
@@ -385,25 +431,26 @@ def _draw_level_shifter(drawing: Drawing, pins: PinMap, x: float, y: float) -> N
     _draw_part(
         drawing,
         (x, y),
-        300,
+        320,
         "Level shifter 74AHCT125 at 5 V",
         [
             (f"1A (2) ← {_net(pins.led_data)}", "led"),
             (f"(LED data; {pins.led_backend.value} backend)", "led"),
+            ("1A (2) → 47 kΩ → GND: quiet while the Pi is off", "GND"),
             ("1Y (3) → 330 Ω → DIN of pixel 0", "led"),
             ("1OE (1) → GND: always enabled", "GND"),
-            ("VCC (14) → 5 V LED supply", "5V"),
+            ("VCC (14) → 5 V LED supply,", "5V"),
+            ("  100 nF from VCC (14) to GND (7) at the chip", "5V"),
             ("GND (7) → common GND · pin 20", "GND"),
             ("unused 2A, 3A, 4A → GND", "GND"),
             ("unused 2OE, 3OE, 4OE → 5 V (off)", "5V"),
-            ("1000 µF across 5 V / GND at pixel 0", "5V"),
         ],
     )
 
 
 def _draw_led_key(drawing: Drawing, x: float, y: float) -> None:
     """The 29-pixel chain: serpentine over the cells, then the edge lights."""
-    drawing.rect(x, y, WIDTH - x - 20, 330)
+    drawing.rect(x, y, WIDTH - x - 20, 350)
     drawing.text(x + 12, y + 22, "LED key: 29 × WS2812B", "heading")
     cell, grid_x, grid_y = 34, x + 65, y + 84
     centres: list[Point] = []
@@ -433,7 +480,106 @@ def _draw_led_key(drawing: Drawing, x: float, y: float) -> None:
     for index, (ex, ey) in enumerate(edges, start=25):
         drawing.circle(ex, ey, 10, COLOURS["led"])
         drawing.text(ex, ey + 3, str(index), "pinno")
-    drawing.text(x + 12, y + 318, "Pixel 0 at A1; 25–28: top, right, bottom, left", "small")
+    drawing.text(x + 12, y + 318, "Pixel 0 at A1; 25–28: top,", "small")
+    drawing.text(x + 12, y + 334, "right, bottom, left", "small")
+
+
+def _draw_shutdown_button(drawing: Drawing, by_gpio: dict[int, PinUse], x: float, y: float) -> None:
+    """The optional button that halts the Pi cleanly; drawn only while its GPIO is free."""
+    if SHUTDOWN_GPIO in by_gpio:
+        return
+    _draw_part(
+        drawing,
+        (x, y),
+        260,
+        "Shutdown button (optional)",
+        [
+            (f"GPIO {SHUTDOWN_GPIO} · pin {SHUTDOWN_HEADER_PIN} → button", "shutdown"),
+            (f"button → GND · pin {SHUTDOWN_GROUND_PIN}", "GND"),
+            ("config.txt: dtoverlay=gpio-shutdown,", "shutdown"),
+            (f"  gpio_pin={SHUTDOWN_GPIO} (the default, GPIO 3,", "shutdown"),
+            ("  is the OLED's SCL)", "shutdown"),
+        ],
+    )
+
+
+def _draw_protection(drawing: Drawing, x: float, y: float) -> None:
+    _draw_part(
+        drawing,
+        (x, y),
+        590,
+        "Protection at the Pi connector",
+        [
+            ("TVS array (low-capacitance, e.g. 4 lines per SOT-23-6) from each matrix and", "GND"),
+            (
+                "  encoder line to GND, at the connector; encoder body and metal panels to GND",
+                "GND",
+            ),
+        ],
+    )
+
+
+def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
+    """The LED supply: fuse, bulk capacitor, both ends of the chain fed, the return wired back."""
+    width = WIDTH - x - 20
+    drawing.rect(x, y, width, 210)
+    drawing.text(x + 12, y + 22, "LED power (5 V, its own supply; 20–22 AWG)", "heading")
+    plus, minus, ink = COLOURS["5V"], COLOURS["GND"], "#212529"
+    rail_plus, rail_minus = y + 80, y + 140
+    supply_x = x + 20
+    drawing.rect(supply_x, y + 60, 150, 100)
+    drawing.text(supply_x + 75, y + 96, "5 V supply", "heading", anchor="middle")
+    drawing.text(supply_x + 75, y + 114, "3 A or more", "small", anchor="middle")
+    drawing.text(supply_x + 140, rail_plus + 4, "+", "heading", anchor="end", colour=plus)
+    drawing.text(supply_x + 140, rail_minus + 4, "−", "heading", anchor="end", colour=minus)
+    fuse_x = supply_x + 200
+    drawing.line((supply_x + 150, rail_plus), (fuse_x, rail_plus), plus, 3)
+    drawing.rect(fuse_x, rail_plus - 9, 60, 18, "resistor")
+    drawing.text(fuse_x + 30, rail_plus - 14, "fuse 3 A", "small", anchor="middle", colour=plus)
+    chain_x, last_x = x + 830, x + width - 160
+    drawing.line((fuse_x + 60, rail_plus), (last_x + 40, rail_plus), plus, 3)
+    drawing.line((supply_x + 150, rail_minus), (last_x + 40, rail_minus), minus, 3)
+    # Bulk capacitor where the supply meets the chain.
+    cap_x = fuse_x + 100
+    drawing.line((cap_x, rail_plus), (cap_x, rail_plus + 22), ink, 1.5)
+    drawing.line((cap_x - 14, rail_plus + 22), (cap_x + 14, rail_plus + 22), ink, 2.5)
+    drawing.line((cap_x - 14, rail_plus + 30), (cap_x + 14, rail_plus + 30), ink, 2.5)
+    drawing.line((cap_x, rail_plus + 30), (cap_x, rail_minus), ink, 1.5)
+    drawing.text(cap_x + 20, rail_plus + 30, "1000 µF, 10 V", "small")
+    drawing.text(fuse_x, y + 190, "screw terminals (or JST-XH) with strain relief", "small")
+    # The chain: pixel 0 fed first; the last pixel fed again from the same terminals.
+    pixels = ((chain_x, "0"), (chain_x + 90, "1"), (last_x, "28"))
+    for px, name in pixels:
+        drawing.rect(px, rail_plus + 12, 40, 36)
+        drawing.text(px + 20, rail_plus + 35, name, "cell", anchor="middle", colour=COLOURS["led"])
+        drawing.line((px + 10, rail_plus), (px + 10, rail_plus + 12), plus, 2)
+        drawing.line((px + 30, rail_plus + 48), (px + 30, rail_minus), minus, 2)
+    drawing.text(chain_x + 180, rail_plus + 35, "… (pixels 2–27)", "small")
+    drawing.text(last_x - 10, rail_plus - 8, "second feed at the last pixel", "small", anchor="end")
+    drawing.line((chain_x - 60, rail_plus + 30), (chain_x, rail_plus + 30), COLOURS["led"], 2)
+    drawing.text(
+        chain_x - 64,
+        rail_plus + 26,
+        "DIN ← 330 Ω ← 74AHCT125 1Y",
+        "small",
+        anchor="end",
+        colour=COLOURS["led"],
+    )
+    drawing.text(
+        chain_x - 64,
+        rail_plus + 42,
+        "beside it: GND · pin 20 (reference only)",
+        "small",
+        anchor="end",
+        colour=minus,
+    )
+    drawing.text(
+        chain_x,
+        y + 190,
+        "The LED current returns on the − rail to the supply, never through the Pi. "
+        "Each WS2812B keeps its own 100 nF.",
+        "small",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
