@@ -10,11 +10,17 @@ its column low, and the falling edge (a gpiozero edge callback) wakes it. It the
 row every few milliseconds on the injected clock, debounces every switch in software (gpiozero's
 mock ignores `bounce_time`, and the Pi's kernel debounce cannot tell chatter from a press), and
 re-arms the edge wake-up as soon as every switch is open and settled.
+
+Each row change is given the time the columns need to follow it before they are read
+(`SETTLE_S`): a column that a held switch pulled low rises only through its pull-up into the
+wire's capacitance, so read at once it can still be low and show a phantom switch on the newly
+selected row.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -52,6 +58,54 @@ COLUMN_COUNT = SIZE + 1
 
 MatrixSwitch: TypeAlias = Coord | ConsoleButton
 """What sits at a matrix position: a card pad or a console button."""
+
+PI_PULL_UP_OHMS = 65_000.0
+"""The Pi's internal pull-up at its weakest (datasheet range about 50–65 kΩ)."""
+COLUMN_PULL_UP_OHMS = 10_000.0
+"""The external pull-up each column has as standard (`hardware/README.md`), beside the Pi's."""
+WIRE_CAPACITANCE_F = 200e-12
+"""A column's wire under a table with its pads and diodes: 100–200 pF, the worst taken."""
+SETTLE_TIME_CONSTANTS = 5
+"""Time constants to wait: after 5 τ a rising column is within 1 % of 3.3 V, far above the
+input's high threshold (about 2 V, reached after about 1 τ), so a pull-up or a wire a few times
+worse than its nominal value still reads right."""
+
+
+def parallel_ohms(*resistors: float) -> float:
+    """The resistance of `resistors` in parallel.
+
+    >>> round(parallel_ohms(COLUMN_PULL_UP_OHMS, PI_PULL_UP_OHMS))
+    8667
+    """
+    return 1 / sum(1 / ohms for ohms in resistors)
+
+
+def settle_time_s(pull_up_ohms: float, capacitance_f: float = WIRE_CAPACITANCE_F) -> float:
+    """How long a column pulled up through `pull_up_ohms` into `capacitance_f` needs to rise.
+
+    >>> f"{settle_time_s(PI_PULL_UP_OHMS) * 1e6:.0f} µs"
+    '65 µs'
+    """
+    return SETTLE_TIME_CONSTANTS * pull_up_ohms * capacitance_f
+
+
+STANDARD_PULL_UP_OHMS = parallel_ohms(COLUMN_PULL_UP_OHMS, PI_PULL_UP_OHMS)
+"""What pulls a column up on a table built to the BOM: τ = 8.7 kΩ × 200 pF ≈ 1.7 µs."""
+SETTLE_S = settle_time_s(STANDARD_PULL_UP_OHMS)
+"""The wait after each row change on a standard table: about 9 µs, so 45 µs a scan. A table
+without the external pull-ups needs `settle_time_s(PI_PULL_UP_OHMS)` (65 µs)."""
+
+
+def busy_wait(seconds: float, counter: Callable[[], float] = time.perf_counter) -> None:
+    """Wait `seconds` on this thread without sleeping.
+
+    A settle time is a few microseconds; `time.sleep` gives the CPU away for 50 µs or more, and
+    the scan runs only while a switch is touched, so spinning costs nothing while idle.
+    """
+    end = counter() + seconds
+    while counter() < end:
+        pass
+
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
@@ -121,6 +175,10 @@ class SwitchMatrix:
     longer than `stuck_after_s` is reported once as `PadStuck` and ignored until it opens; while
     only stuck pads are down the scan slows to `stuck_scan_interval_ms`, since an object left on
     a card would otherwise keep the scan at full rate for the rest of the game.
+
+    After each row change the scanner waits `settle_s` (`SETTLE_S` by default: the standard
+    build) with `settle_wait`, a busy wait unless another is injected (the virtual circuit's
+    `WireTime.wait` in tests, so that no test depends on real time).
     """
 
     def __init__(
@@ -135,6 +193,8 @@ class SwitchMatrix:
         scan_interval_ms: float = 5.0,
         stuck_after_s: float = 10.0,
         stuck_scan_interval_ms: float = 50.0,
+        settle_s: float = SETTLE_S,
+        settle_wait: Callable[[float], None] = busy_wait,
     ) -> None:
         if len(rows) != ROW_COUNT or len(columns) != COLUMN_COUNT:
             raise ValueError(
@@ -145,6 +205,10 @@ class SwitchMatrix:
             raise ValueError("debounce must be 0 or more and scan intervals more than 0 ms")
         if stuck_after_s <= 0:
             raise ValueError("stuck_after_s must be more than 0")
+        if settle_s < 0:
+            raise ValueError("settle_s must be 0 or more")
+        self._settle_s = settle_s
+        self._settle_wait = settle_wait
         self._clock = clock
         self._sink = sink
         self._debounce_s = debounce_ms / 1000
@@ -252,6 +316,10 @@ class SwitchMatrix:
         levels: list[bool] = []
         for row in range(ROW_COUNT):
             self._select(row)
+            # Only a rising column is slow (a falling one is pulled by a driven row); every
+            # selection but the first's own row raises a row, so every one waits.
+            if self._settle_s > 0:
+                self._settle_wait(self._settle_s)
             levels.extend(column.is_active for column in self._columns)
         self._select(None)
         return levels
@@ -259,8 +327,8 @@ class SwitchMatrix:
     def _select(self, selected: int | None) -> None:
         """Drive row `selected` low and the others high; `None` drives all of them low."""
         # Raise the old row before lowering the new one: a column the old row held low rises
-        # only through its weak pull-up (the diode cannot drive it high), and the write that
-        # lowers the new row gives it that much longer before the columns are read.
+        # only through its pull-up (the diode cannot drive it high), and the write that lowers
+        # the new row gives it that much longer; `settle_s` gives it the rest.
         for low in (False, True):
             for row, device in enumerate(self._rows):
                 want_low = selected is None or row == selected

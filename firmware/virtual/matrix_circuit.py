@@ -7,6 +7,13 @@ the columns whenever a switch moves, a row pin changes level or function, or a c
 changes, and moves a column with `MockPin.drive_low`/`drive_high`, so the scanner hears it
 through the same gpiozero edge callbacks as on the Pi.
 
+Handed a time source (`now`, for instance a `WireTime`), the model also has the column's RC time
+constant: a column that nothing pulls low any more rises through its pull-up into the wire's
+capacitance, and reads low until it has crossed the input's high threshold, as it does under a
+table. A fall is immediate: a row driven low pulls the column hard through its diode. The rise
+completes when something next looks at the column (a read or another change), which is when it
+matters. Without a time source, every column follows at once: the ideal circuit.
+
 The pins also count reads of their level (`CountingPin.reads`): that is how the tests see that an
 idle scanner reads no pins at all.
 
@@ -16,17 +23,21 @@ plain mock pins, so a factory whose pins are all `CountingPin`s can also host th
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from board_rules.codenames.grid import Coord
+from firmware.drivers.clock import Clock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.matrix import (
     COLUMN_COUNT,
     ROW_COUNT,
+    STANDARD_PULL_UP_OHMS,
+    WIRE_CAPACITANCE_F,
     MatrixSwitch,
     switch_position,
 )
@@ -34,6 +45,29 @@ from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 STATE_HISTORY = 64
 """Level changes a pin keeps for inspection; gpiozero's mock keeps every one otherwise."""
+INPUT_HIGH_FRACTION = 2.0 / 3.3
+"""The share of 3.3 V at which a Pi input is sure to read high (its V_IH, 2 V)."""
+
+
+class WireTime:
+    """Time on the wires: a clock's time plus the microseconds the scanner spent waiting.
+
+    Hand `now` to the circuit and `wait` to the scanner (`SwitchMatrix(settle_wait=)`): a settle
+    wait then moves the circuit's time and nothing else, with no real time passing.
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self.waited_s = 0.0
+        """Every wait so far, added up."""
+
+    def now(self) -> float:
+        """The clock's time plus every wait so far."""
+        return self._clock.monotonic() + self.waited_s
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` pass on the wires only."""
+        self.waited_s += seconds
 
 
 class CountingPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type hints
@@ -90,18 +124,38 @@ class _RowPin(_MatrixPin):
 
 
 class _ColumnPin(_MatrixPin):
+    def __init__(self, factory: MockFactory, info: Any, circuit: SwitchMatrixCircuit) -> None:
+        self.rising_since: float | None = None
+        """When the column began to rise towards its pull-up, while it still reads low."""
+        super().__init__(factory, info, circuit)
+
     def _set_pull(self, value: str) -> None:
         super()._set_pull(value)
         self._changed()
 
-    def settle(self, pulled_low: bool) -> None:
-        """Take the level the switches and the pull resistor give this column."""
+    def _get_state(self) -> Any:
+        if self._circuit is not None and self.rising_since is not None:
+            self._circuit.settle()
+        return super()._get_state()
+
+    def settle(self, pulled_low: bool, now: float | None, rise_s: float) -> None:
+        """Take the level the switches and the pull resistor give this column by `now`."""
         if self._function != "input":
+            self.rising_since = None
             return  # an output column drives itself; nothing to model
         if pulled_low or self._pull == "down":
+            self.rising_since = None
             self.drive_low()
         elif self._pull == "up":
-            self.drive_high()
+            if now is None or self._state:
+                self.rising_since = None
+                self.drive_high()
+                return
+            if self.rising_since is None:
+                self.rising_since = now
+            if now - self.rising_since >= rise_s:
+                self.rising_since = None
+                self.drive_high()
         # A floating column with nothing pulling it keeps its last level, like a real one.
 
 
@@ -123,12 +177,19 @@ class SwitchMatrixCircuit:
         *,
         rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
         columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
+        now: Callable[[], float] | None = None,
+        pull_up_ohms: float = STANDARD_PULL_UP_OHMS,
+        capacitance_f: float = WIRE_CAPACITANCE_F,
     ) -> None:
         if len(rows) != ROW_COUNT or len(columns) != COLUMN_COUNT:
             raise ValueError(
                 f"the switch matrix has {ROW_COUNT} rows and {COLUMN_COUNT} columns, "
                 f"got {len(rows)} row pins and {len(columns)} column pins"
             )
+        self._now = now
+        # A rising column reads high once it crosses V_IH: V = 3.3 V × (1 − e^(−t/τ)).
+        self.rise_s = pull_up_ohms * capacitance_f * math.log(1 / (1 - INPUT_HIGH_FRACTION))
+        """How long a released column still reads low (with a time source)."""
         # Re-entrant: a column edge may reach code that writes a row, on the same thread.
         self._lock = threading.RLock()
         self._pressed: set[tuple[int, int]] = set()
@@ -207,8 +268,9 @@ class SwitchMatrixCircuit:
         with self._lock:
             if len(self._columns) != COLUMN_COUNT:
                 return  # still being built
+            now = None if self._now is None else self._now()
             for index, column in enumerate(self._columns):
                 pulled_low = any(
                     self._rows[row].driven_low for row, col in self._pressed if col == index
                 )
-                column.settle(pulled_low)
+                column.settle(pulled_low, now, self.rise_s)

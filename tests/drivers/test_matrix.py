@@ -1,5 +1,6 @@
 """The switch matrix scanner on its virtual circuit: mapping, debounce, chatter, two pads, stuck
-pads, timestamps for holds, and an idle scanner that reads no pins."""
+pads, timestamps for holds, an idle scanner that reads no pins, and the settle time a column
+needs to rise after each row change."""
 
 from __future__ import annotations
 
@@ -25,8 +26,18 @@ from firmware.drivers.events import (
     PadReleased,
     PadStuck,
 )
-from firmware.drivers.matrix import MatrixSwitch, SwitchMatrix, switch_at, switch_position
-from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
+from firmware.drivers.matrix import (
+    PI_PULL_UP_OHMS,
+    SETTLE_S,
+    STANDARD_PULL_UP_OHMS,
+    MatrixSwitch,
+    SwitchMatrix,
+    busy_wait,
+    settle_time_s,
+    switch_at,
+    switch_position,
+)
+from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
 
 ROWS = (5, 6, 13, 19, 26)
 COLUMNS = (17, 27, 22, 23, 24, 25)
@@ -39,9 +50,11 @@ A1 = Coord.parse("A1")
 
 @dataclass
 class Rig:
-    """A scanner on a virtual matrix, with a clock that starts well after zero."""
+    """A scanner on a virtual matrix whose columns take their RC time to rise, with a clock that
+    starts well after zero."""
 
     clock: VirtualClock
+    wire: WireTime
     circuit: SwitchMatrixCircuit
     matrix: SwitchMatrix
     events: list[MatrixEvent] = field(default_factory=list)
@@ -59,13 +72,19 @@ class Rig:
         return self.clock.monotonic()
 
 
-def build_rig(**options: Any) -> Rig:
+def build_rig(pull_up_ohms: float | None = None, **options: Any) -> Rig:
+    """A rig; `pull_up_ohms` is what pulls each column up (the standard build's by default)."""
     clock = VirtualClock(start=100.0)
+    wire = WireTime(clock)
     factory = MockFactory(pin_class=CountingPin)
-    circuit = SwitchMatrixCircuit(factory)
+    circuit = SwitchMatrixCircuit(
+        factory, now=wire.now, pull_up_ohms=pull_up_ohms or STANDARD_PULL_UP_OHMS
+    )
     events: list[MatrixEvent] = []
-    matrix = SwitchMatrix(clock, events.append, pin_factory=factory, **options)
-    return Rig(clock, circuit, matrix, events)
+    matrix = SwitchMatrix(
+        clock, events.append, pin_factory=factory, settle_wait=wire.wait, **options
+    )
+    return Rig(clock, wire, circuit, matrix, events)
 
 
 @pytest.fixture
@@ -519,3 +538,89 @@ def test_a_pin_keeps_a_bounded_history_of_its_levels() -> None:
         pin.state = n % 2
     assert STATE_HISTORY <= len(pin.states) <= 2 * STATE_HISTORY
     assert pin.states[-1].state == (10 * STATE_HISTORY - 1) % 2
+
+
+# The settle time: a column that a held pad pulled low must rise through its pull-up before the
+# next row is read, or the pad shows on the row read first as well.
+
+C1 = Coord.parse("C1")
+C5 = Coord.parse("C5")
+
+
+def test_without_the_settle_time_a_held_pad_shows_a_phantom_on_the_first_row() -> None:
+    rig = build_rig(settle_s=0)
+    with rig.matrix:
+        rig.circuit.press_pad(C5)
+        (event,) = rig.wait(0.2)
+    assert isinstance(event, MultiplePads)
+    assert {C1, C5} <= set(event.coords)
+
+
+def test_with_the_settle_time_a_held_pad_is_the_only_one(rig: Rig) -> None:
+    pressed_at = rig.now
+    rig.circuit.press_pad(C5)
+    assert rig.wait(0.2) == [PadPressed(C5, pressed_at)]
+
+
+def test_the_scanner_waits_the_settle_time_after_each_row_change(rig: Rig) -> None:
+    rig.circuit.press_pad(C5)
+    rig.clock.advance(0)  # the wake-up scan, and no other
+    assert rig.wire.waited_s == pytest.approx(5 * SETTLE_S)
+    assert rig.circuit.rise_s < SETTLE_S  # the standard wait outlasts the standard rise
+
+
+def test_without_the_external_pull_ups_the_standard_settle_time_is_too_short() -> None:
+    # The Pi's own pull-up alone: τ = 65 kΩ × 200 pF = 13 µs, far past the standard 9 µs wait.
+    rig = build_rig(PI_PULL_UP_OHMS)
+    with rig.matrix:
+        rig.circuit.press_pad(C5)
+        assert [type(event) for event in rig.wait(0.2)] == [MultiplePads]
+
+
+def test_a_settle_time_for_the_internal_pull_ups_alone_reads_them_right() -> None:
+    rig = build_rig(PI_PULL_UP_OHMS, settle_s=settle_time_s(PI_PULL_UP_OHMS))
+    with rig.matrix:
+        pressed_at = rig.now
+        rig.circuit.press_pad(C5)
+        assert rig.wait(0.2) == [PadPressed(C5, pressed_at)]
+
+
+def test_a_negative_settle_time_is_refused() -> None:
+    with pytest.raises(ValueError, match="settle_s"):
+        SwitchMatrix(VirtualClock(), lambda event: None, pin_factory=MockFactory(), settle_s=-1)
+
+
+def test_busy_wait_returns_once_its_counter_has_passed_the_time() -> None:
+    ticks = iter(n * 2e-6 for n in range(100))
+    seen: list[float] = []
+
+    def counter() -> float:
+        seen.append(next(ticks))
+        return seen[-1]
+
+    busy_wait(9e-6, counter)
+    assert seen[-1] >= 9e-6
+    assert seen[-2] < 9e-6
+
+
+def test_a_released_column_reads_low_until_it_has_risen() -> None:
+    clock = VirtualClock()
+    wire = WireTime(clock)
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory, now=wire.now)
+    with (
+        DigitalOutputDevice(ROWS[4], initial_value=False, pin_factory=factory) as row,
+        DigitalInputDevice(COLUMNS[2], pull_up=True, pin_factory=factory) as column,
+    ):
+        circuit.press(4, 2)
+        assert column.is_active  # a fall is at once
+        row.on()
+        wire.wait(circuit.rise_s * 0.9)
+        assert column.is_active  # still on its way up
+        wire.wait(circuit.rise_s * 0.2)
+        assert not column.is_active
+        row.off()
+        assert column.is_active
+        circuit.release(4, 2)
+        clock.advance(0.001)  # time on the clock counts as well
+        assert not column.is_active
