@@ -47,11 +47,14 @@ def _view(state: GameState, **fields: object) -> Callable[[GNUTranslations, str]
     return lambda catalog, _language: compose(replace(view, **fields), catalog)  # type: ignore[arg-type]
 
 
-def _notice(state: GameState, *texts: str, bar: float | None = None) -> Compose:
+def _notice(
+    state: GameState, *texts: str, bar: float | None = None, seconds: int | None = None
+) -> Compose:
     # As `Table._show_notice` posts them: each text translated, in order.
     def screen(catalog: GNUTranslations, _language: str) -> OledScreen:
         notice = tuple(catalog.gettext(text) for text in texts)
         view = TableView(state=state, selector=FIRST_SELECTOR, notice=notice, timer_left=bar)
+        view = replace(view, timer_seconds=seconds)
         return compose(view, catalog)
 
     return screen
@@ -104,10 +107,10 @@ SCREENS: dict[str, Compose] = {
     # The game
     "clue": _view(START),
     "clue-selector-unlimited": _view(START, selector=UNLIMITED),
-    "clue-timer-bar": _view(START, timer_left=0.62),
+    "clue-timer-bar": _view(START, timer_left=0.62, timer_seconds=75),
     "guess-3-left": _view(GUESSING),
     "guess-extra": _view(_game("clue 2", "touch A1", "touch B1")),
-    "guess-unlimited": _view(_game("clue unlimited"), timer_left=0.25),
+    "guess-unlimited": _view(_game("clue unlimited"), timer_left=0.25, timer_seconds=30),
     "penalty-cover": _view(_game("clue 2", "touch A1", "penalty")),
     "over-all-agents-found": _view(_game("clue unlimited", *(f"touch {w}" for w in RED_WORDS))),
     "over-assassin": _view(_game("clue 1", "touch E5")),
@@ -147,9 +150,9 @@ SCREENS: dict[str, Compose] = {
     ),
     "notice-new-game": _notice(START, m.NEW_GAME),
     "notice-undone": _notice(START, m.UNDONE),
-    "notice-time-up": _notice(GUESSING, m.TIME_UP, bar=0.0),
+    "notice-time-up": _notice(GUESSING, m.TIME_UP, bar=0.0, seconds=0),
     "notice-time-up-turn-over": _notice(_game("clue 2", "timeout"), m.TIME_UP, m.TURN_OVER),
-    "notice-timer-paused": _notice(GUESSING, m.TIMER_PAUSED, bar=0.4),
+    "notice-timer-paused": _notice(GUESSING, m.TIMER_PAUSED, bar=0.4, seconds=48),
     "notice-timer-off": _notice(START, m.TIMER_OFF),
     **{
         f"rejected-{reason.name.lower().replace('_', '-')}": _notice(START, m.REASONS[reason])

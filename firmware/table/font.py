@@ -8,7 +8,8 @@ wrapping and shortening it.
 
 Metrics (at scale 1): a line box is 12 px tall, 3 rows for the marks over capitals, 7 of
 capitals, 2 of descenders; lowercase letters are 5 px high; most glyphs are 5 px wide, with 1 px
-between glyphs. Scale 2 doubles every pixel, for the big clue number.
+between glyphs. Scale 2 doubles every pixel. The clue and the guesses left are drawn in
+`NUMERAL_FONT`, numerals of their own, 8 rows at scale 3 (24 px), to be read from the seats.
 
 >>> DEFAULT_FONT.line_height
 12
@@ -343,3 +344,17 @@ DEFAULT_FONT = PixelFont(
     aliases=font_glyphs.ALIASES,
 )
 """The font of every screen of the table."""
+
+NUMERAL_SCALE = 3
+"""The big numerals are drawn at this scale: 8 rows become 24 px."""
+
+NUMERAL_FONT = PixelFont(
+    {char: parse_rows(drawing) for char, drawing in font_glyphs.NUMERALS.items()},
+    parse_rows(font_glyphs.NUMERAL_FALLBACK),
+    cap_top=0,
+    cap_height=font_glyphs.NUMERAL_HEIGHT,
+    x_height=font_glyphs.NUMERAL_HEIGHT,
+    spacing=font_glyphs.SPACING,
+)
+"""The big numerals (digits and ∞) at a glance from the seats; the box holds no accent or
+descender rows, so its height is the numeral's."""

@@ -1247,3 +1247,144 @@ ALIASES: dict[str, str] = {
     "\u2714": "✓",  # heavy check mark
 }
 """Characters drawn with another character's glyph."""
+
+NUMERAL_HEIGHT = 8
+"""Rows of a big numeral's design; the screen draws it three times over (24 px), which reads
+from the seats and keeps every stroke three pixels thick."""
+
+NUMERALS: dict[str, str] = {
+    "0": """
+        .###.
+        #...#
+        #...#
+        #...#
+        #...#
+        #...#
+        #...#
+        .###.
+        """,
+    "1": """
+        ..#..
+        .##..
+        ..#..
+        ..#..
+        ..#..
+        ..#..
+        ..#..
+        .###.
+        """,
+    "2": """
+        .###.
+        #...#
+        ....#
+        ...#.
+        ..#..
+        .#...
+        #....
+        #####
+        """,
+    "3": """
+        .###.
+        #...#
+        ....#
+        ..##.
+        ....#
+        ....#
+        #...#
+        .###.
+        """,
+    "4": """
+        ...#.
+        ..##.
+        .#.#.
+        #..#.
+        #####
+        ...#.
+        ...#.
+        ...#.
+        """,
+    "5": """
+        #####
+        #....
+        #....
+        ####.
+        ....#
+        ....#
+        #...#
+        .###.
+        """,
+    "6": """
+        ..##.
+        .#...
+        #....
+        ####.
+        #...#
+        #...#
+        #...#
+        .###.
+        """,
+    "7": """
+        #####
+        ....#
+        ...#.
+        ...#.
+        ..#..
+        ..#..
+        .#...
+        .#...
+        """,
+    "8": """
+        .###.
+        #...#
+        #...#
+        .###.
+        #...#
+        #...#
+        #...#
+        .###.
+        """,
+    "9": """
+        .###.
+        #...#
+        #...#
+        #...#
+        .####
+        ....#
+        ...#.
+        .##..
+        """,
+    "∞": """
+        .........
+        .........
+        .##...##.
+        #..#.#..#
+        #...#...#
+        #..#.#..#
+        .##...##.
+        .........
+        """,
+    " ": """
+        ...
+        ...
+        ...
+        ...
+        ...
+        ...
+        ...
+        ...
+        """,
+}
+"""The big numerals of the clue and the guesses left, drawn apart from the text digits: a text
+digit is 7 rows and would scale to 21 px, short of the 24 px the seats need."""
+
+NUMERAL_FALLBACK = """
+    #####
+    #...#
+    #...#
+    #...#
+    #...#
+    #...#
+    #...#
+    #####
+    """
+"""Drawn for a character without a big numeral: a hollow box, as in the text font."""

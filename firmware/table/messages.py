@@ -78,6 +78,10 @@ COVER_OR_CLUE = N_("Cover a word, or push")
 COVER_ENEMY = N_("Cover an enemy agent")
 OPPONENTS_TURN = N_("Opponent's turn")
 EXTRA_GUESS = N_("Extra guess")
+CLUE_LABEL = N_("clue")
+"""Under the clue's big number while guessing."""
+EXTRA_LABEL = N_("extra")
+"""Under the big 1 of the guess beyond the clue's number."""
 NO_LIMIT = N_("No limit")
 MISSION_WON = N_("Mission accomplished")
 MISSION_LOST = N_("Mission failed")
@@ -123,6 +127,13 @@ def guesses_left_line(catalog: GNUTranslations, left: ClueNumber, clue: ClueNumb
     if left == 1 and isinstance(clue, int) and clue > 0:
         return catalog.gettext(EXTRA_GUESS)
     return catalog.ngettext("{n} guess left", "{n} guesses left", left).format(n=left)
+
+
+def left_label(catalog: GNUTranslations, left: ClueNumber, clue: ClueNumber | None) -> str:
+    """Under the big number of guesses left: `left`, or `extra` for the one beyond the clue."""
+    if left == 1 and isinstance(clue, int) and clue > 0:
+        return catalog.gettext(EXTRA_LABEL)
+    return catalog.ngettext("left", "left", 2 if left == UNLIMITED else left)
 
 
 def clue_line(catalog: GNUTranslations, number: ClueNumber | None) -> str:

@@ -15,34 +15,56 @@ from firmware.table.store_faults import SaveFault
 
 
 @dataclass(frozen=True)
+class BigNumber:
+    """A number read from the seats: big numerals (digits or ∞) over a small label."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
 class OledScreen:
-    """One OLED screen: an inverted title bar, up to three lines, an optional big text (the clue
-    selector), a footer and an optional timer bar (the fraction of time left)."""
+    """One OLED screen: an inverted title bar, up to three lines, an optional big clue selector
+    (`big`, its number), a footer, and the sand timer (the fraction left as a bar, and the
+    seconds left).
+
+    `lines` say the screen in words (what a headless script's `dump` reports); when `numbers`
+    are given, the screen shows those side by side in big numerals instead of the lines.
+    """
 
     title: str
     lines: tuple[str, ...] = ()
     big: str | None = None
+    numbers: tuple[BigNumber, ...] = ()
     footer: str | None = None
     bar: float | None = None
+    seconds: int | None = None
 
     @property
     def text_lines(self) -> list[str]:
-        """Every text on the screen, top to bottom."""
+        """Every text on the screen, top to bottom (the selector as « n »)."""
         texts = [self.title, *self.lines]
         if self.big is not None:
-            texts.append(self.big)
+            texts.append(selector_text(self.big))
         if self.footer is not None:
             texts.append(self.footer)
         return texts
 
 
+def selector_text(number: str) -> str:
+    """The clue selector in words: the number between the arrows that say it turns."""
+    return f"« {number} »"
+
+
 @dataclass(frozen=True)
 class MenuView:
-    """The menu as shown: a title, the items with their values, and the highlighted one."""
+    """The menu as shown: a title, the items with their values, the highlighted one and a hint
+    for the footer (how to use the menu, or what the highlighted value means)."""
 
     title: str
     items: tuple[str, ...]
     index: int
+    hint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +77,8 @@ class TableView:
     """A short message shown for a moment in place of the body (a result, a rejection)."""
     timer_left: float | None = None
     """The fraction of the sand timer left, while it runs."""
+    timer_seconds: int | None = None
+    """The sand timer's whole seconds left (rounded up), while it runs."""
     not_saving: SaveFault | None = None
     """Why actions are not being written, while they are not."""
     menu: MenuView | None = None
@@ -78,9 +102,18 @@ def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
     if view.not_saving is not None:
         footer = _(m.NOT_SAVING[view.not_saving])
     title, lines, big = _phase_body(state, view.selector, catalog)
+    numbers = _guess_numbers(state, catalog)
     if view.notice:
-        lines, big = view.notice[:3], None
-    return OledScreen(title=title, lines=lines, big=big, footer=footer, bar=view.timer_left)
+        lines, big, numbers = view.notice[:3], None, ()
+    return OledScreen(
+        title=title,
+        lines=lines,
+        big=big,
+        numbers=numbers,
+        footer=footer,
+        bar=view.timer_left,
+        seconds=view.timer_seconds if view.timer_left is not None else None,
+    )
 
 
 def _phase_body(
@@ -99,6 +132,15 @@ def _phase_body(
     if state.phase is Phase.ENEMY_COVER:
         return _(m.OPPONENTS_TURN), (_(m.COVER_ENEMY),), None
     return _game_over(state, catalog)
+
+
+def _guess_numbers(state: GameState, catalog: GNUTranslations) -> tuple[BigNumber, ...]:
+    """While guessing: the clue and the guesses left, as numbers for the seats."""
+    left = state.guesses_left
+    if state.phase is not Phase.GUESS or left is None:
+        return ()
+    clue = BigNumber(m.clue_text(state.clue), catalog.gettext(m.CLUE_LABEL))
+    return clue, BigNumber(m.clue_text(left), m.left_label(catalog, left, state.clue))
 
 
 def _game_over(state: GameState, catalog: GNUTranslations) -> tuple[str, tuple[str, ...], None]:
@@ -127,7 +169,7 @@ def _footer(state: GameState, catalog: GNUTranslations) -> str:
 
 
 def _selector(number: ClueNumber) -> str:
-    return f"« {m.clue_text(number)} »"
+    return m.clue_text(number)
 
 
 def _menu_screen(menu: MenuView) -> OledScreen:
@@ -137,4 +179,4 @@ def _menu_screen(menu: MenuView) -> OledScreen:
     lines = tuple(
         ("→ " if first + n == menu.index else "  ") + item for n, item in enumerate(shown)
     )
-    return OledScreen(title=menu.title, lines=lines)
+    return OledScreen(title=menu.title, lines=lines, footer=menu.hint)
