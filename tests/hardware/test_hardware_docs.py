@@ -78,7 +78,8 @@ def test_readme_wiring_table_covers_every_pin() -> None:
             "in the pin map, not in README: ('Matrix row 3', 13, 33)",
         ),
         (
-            "| Buzzer | 12 | 32 | output | 1 kΩ to the NPN base (optional) |\n",
+            "| Buzzer | 12 | 32 | output | 1 kΩ to the transistor's base, 10 kΩ base to GND "
+            "(optional) |\n",
             "",
             "in the pin map, not in README: ('Buzzer', 12, 32)",
         ),
