@@ -54,7 +54,8 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     *((twin, all_but("firmware.drivers", "firmware.errors")) for twin in TWINS),
     # The application never knows whether it runs on the Pi, on virtual hardware or in a window.
     ("firmware.table", ("firmware.virtual", "firmware.service", *APPS)),
-    *((module, APPS) for module in VIRTUAL_TABLE),
+    # The virtual table stands where the Pi's devices stand: the service runs it, not the reverse.
+    *((module, ("firmware.service", *APPS)) for module in VIRTUAL_TABLE),
     ("firmware.service", APPS),
     # The terminal apps: the simulation runs the table, Coda knows none of it; they share a look.
     ("firmware.sim", ("firmware.cli", "firmware.coda")),
