@@ -5,6 +5,11 @@ long push opens the menu. The five console buttons sit in the switch matrix with
 The console turns all of them into plain `firmware.drivers.events` on a queue for the application's
 loop, adds the holds (a `ButtonHeld` fired by a clock timer while the finger is still down, so the
 table reacts before the release), and knows nothing of the rules.
+
+The buzzer's pin is driven low first thing when the console opens and last thing before it is
+released: the Pi keeps a released output at its last level, and how a software PWM stops is the
+backend's business, so a table stopped mid-tone (or restarted after the watchdog killed it) must
+never leave the buzzer's transistor switched on.
 """
 
 from __future__ import annotations
@@ -121,6 +126,13 @@ class Console:
         self._push: DigitalInputDevice | None = None
         self._buzzer: TonalBuzzer | None = None
         try:
+            # The buzzer first: a pin left high by a run that was killed mid-tone is driven
+            # low even when a later device fails to open.
+            if buzzer is not None:
+                self._buzzer = TonalBuzzer(
+                    buzzer, mid_tone=BUZZER_TONE, octaves=1, pin_factory=pin_factory
+                )
+                self._silence()
             self._encoder = RotaryEncoder(
                 encoder_a, encoder_b, max_steps=0, pin_factory=pin_factory
             )
@@ -129,10 +141,6 @@ class Console:
             self._push = DigitalInputDevice(encoder_push, pull_up=True, pin_factory=pin_factory)
             self._push.when_activated = self._push_edge
             self._push.when_deactivated = self._push_edge
-            if buzzer is not None:
-                self._buzzer = TonalBuzzer(
-                    buzzer, mid_tone=BUZZER_TONE, octaves=1, pin_factory=pin_factory
-                )
             self._matrix = SwitchMatrix(
                 clock,
                 self._matrix_event,
@@ -198,12 +206,18 @@ class Console:
             if self._closed or self._buzzer is None:
                 return
             if tone is None:
-                self._buzzer.stop()
+                self._silence()
             else:
                 self._buzzer.play(tone)
 
+    def _silence(self) -> None:
+        """Stop the tone and drive the buzzer's pin low (not merely stop the PWM)."""
+        if self._buzzer is not None and not self._buzzer.closed:
+            self._buzzer.stop()
+            self._buzzer.pwm_device.off()
+
     def close(self) -> None:
-        """Stop every timer, silence the buzzer and release the pins. Idempotent."""
+        """Stop every timer, drive the buzzer low and release the pins. Idempotent."""
         with self._lock:
             if self._closed:
                 return
@@ -219,6 +233,8 @@ class Console:
                     timer.cancel()
             self._hold_timers.clear()
             self._beep_timers = []
+            # Under the lock, after `_closed`: no beep timer can start the tone again.
+            self._silence()
         # Outside the lock: closing a device may wait for its callback thread, which may be
         # waiting for this lock.
         if self._matrix is not None:

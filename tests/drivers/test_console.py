@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from gpiozero import DigitalOutputDevice, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames.grid import Coord
@@ -76,9 +77,40 @@ class Table:
         return self.factory.pin(BUZZER)
 
 
-def build_table(clock: VirtualClock | None = None, **options: Any) -> Table:
+class StopsHighPin(CountingPin):
+    """A pin whose PWM, stopped, leaves the level where its cycle was: high, the worst case.
+
+    gpiozero's mock drops the level to low when PWM stops; a software PWM need not, and the Pi
+    keeps a released output at its last level, which `released_level` records.
+    """
+
+    released_level: float | None = None
+
+    def _set_function(self, value: str) -> None:
+        if value == "input" and getattr(self, "_function", None) == "output":
+            self.released_level = self._state
+        super()._set_function(value)
+
+    def _set_frequency(self, value: float | None) -> None:
+        running = self._frequency is not None
+        super()._set_frequency(value)
+        if value is None and running:
+            self._change_state(1.0)
+
+
+def left_high(factory: MockFactory, number: int = BUZZER) -> Any:
+    """The pin `number`, an output left high (by a run killed mid-tone)."""
+    pin = factory.pin(number)
+    pin.function = "output"
+    pin.state = 1
+    return pin
+
+
+def build_table(
+    clock: VirtualClock | None = None, pin_class: type[CountingPin] = CountingPin, **options: Any
+) -> Table:
     clock = clock or VirtualClock(start=50.0)
-    factory = MockFactory(pin_class=CountingPin)
+    factory = MockFactory(pin_class=pin_class)
     circuit = SwitchMatrixCircuit(factory)
     encoder = VirtualEncoder(factory)
     options.setdefault("buzzer", BUZZER)
@@ -370,6 +402,51 @@ def test_close_is_idempotent_silences_and_frees_the_pins(table: Table) -> None:
     with Console(table.clock, pin_factory=table.factory, buzzer=BUZZER) as again:
         table.clock.advance(0.1)
         assert [type(event) for event in _drain(again)] == [ButtonPressed]
+
+
+def test_a_buzzer_pin_left_high_is_driven_low_when_the_console_opens() -> None:
+    factory = MockFactory(pin_class=StopsHighPin)
+    pin = left_high(factory)
+    SwitchMatrixCircuit(factory)
+    with Console(VirtualClock(), pin_factory=factory, buzzer=BUZZER):
+        assert pin.function == "output"
+        assert pin.state == 0
+
+
+def test_a_console_that_fails_to_open_still_drives_the_buzzer_low() -> None:
+    factory = MockFactory(pin_class=StopsHighPin)
+    pin = left_high(factory)
+    SwitchMatrixCircuit(factory)
+    with (
+        DigitalOutputDevice(21, pin_factory=factory),  # the encoder pin, taken by another
+        pytest.raises(GPIOPinInUse),
+    ):
+        Console(VirtualClock(), pin_factory=factory, buzzer=BUZZER, encoder_a=21)
+    assert pin.released_level == 0
+
+
+def test_closing_mid_tone_leaves_the_buzzer_low() -> None:
+    table = build_table(pin_class=StopsHighPin)
+    table.console.beep(5.0)
+    assert table.buzzer.state == 0.5
+    table.console.close()
+    assert table.buzzer.released_level == 0
+
+
+def test_an_error_inside_the_console_block_leaves_the_buzzer_low() -> None:
+    table = build_table(pin_class=StopsHighPin)
+    with pytest.raises(RuntimeError, match="game loop"), table.console as console:
+        console.beep(5.0)
+        raise RuntimeError("the game loop failed")
+    assert table.buzzer.released_level == 0
+
+
+def test_a_beep_that_ends_leaves_the_buzzer_low() -> None:
+    table = build_table(pin_class=StopsHighPin)
+    with table.console as console:
+        console.beep(0.1)
+        table.clock.advance(0.11)
+        assert table.buzzer.state == 0
 
 
 def _drain(console: Console) -> list[InputEvent]:
