@@ -57,7 +57,7 @@ POWER_NOTES = {
     4: "buzzer + (via 47 Ω)",
     6: "OLED GND",
     9: "shutdown button",
-    17: "encoder +",
+    17: "encoder +, column pull-ups",
     20: "LED supply GND",
     34: "buzzer GND",
     39: "encoder GND",
@@ -415,10 +415,10 @@ def _draw_buzzer(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
         "Passive buzzer (optional)",
         [
             (f"{_net(pins.buzzer)} → 1 kΩ → base", "buzzer"),
-            ("  (MOSFET: 100 Ω → gate)", "buzzer"),
+            ("(with a MOSFET: 100 Ω → gate)", "buzzer"),
             ("base (gate) → 10 kΩ → GND: off while the pin floats", "GND"),
             ("NPN BC337-40 (800 mA), or logic-level N-MOSFET", "buzzer"),
-            ("  AO3400A; never a 100 mA BC547 or 2N3904", "buzzer"),
+            ("AO3400A; not a BC547 or 2N3904 (100–200 mA)", "buzzer"),
             ("emitter (source) → GND · pin 34", "GND"),
             ("collector (drain) → buzzer −", "buzzer"),
             ("buzzer + → 47 Ω, 0.5 W → 5V · pin 4", "5V"),
@@ -440,7 +440,7 @@ def _draw_level_shifter(drawing: Drawing, pins: PinMap, x: float, y: float) -> N
             ("1Y (3) → 330 Ω → DIN of pixel 0", "led"),
             ("1OE (1) → GND: always enabled", "GND"),
             ("VCC (14) → 5 V LED supply,", "5V"),
-            ("  100 nF from VCC (14) to GND (7) at the chip", "5V"),
+            ("100 nF from VCC (14) to GND (7) at the chip", "5V"),
             ("GND (7) → common GND · pin 20", "GND"),
             ("unused 2A, 3A, 4A → GND", "GND"),
             ("unused 2OE, 3OE, 4OE → 5 V (off)", "5V"),
@@ -497,8 +497,8 @@ def _draw_shutdown_button(drawing: Drawing, by_gpio: dict[int, PinUse], x: float
             (f"GPIO {SHUTDOWN_GPIO} · pin {SHUTDOWN_HEADER_PIN} → button", "shutdown"),
             (f"button → GND · pin {SHUTDOWN_GROUND_PIN}", "GND"),
             ("config.txt: dtoverlay=gpio-shutdown,", "shutdown"),
-            (f"  gpio_pin={SHUTDOWN_GPIO} (the default, GPIO 3,", "shutdown"),
-            ("  is the OLED's SCL)", "shutdown"),
+            (f"gpio_pin={SHUTDOWN_GPIO} (the default, GPIO 3,", "shutdown"),
+            ("is the OLED's SCL)", "shutdown"),
         ],
     )
 
@@ -512,7 +512,7 @@ def _draw_protection(drawing: Drawing, x: float, y: float) -> None:
         [
             ("TVS array (low-capacitance, e.g. 4 lines per SOT-23-6) from each matrix and", "GND"),
             (
-                "  encoder line to GND, at the connector; encoder body and metal panels to GND",
+                "encoder line to GND, at the connector; encoder body and metal panels to GND",
                 "GND",
             ),
         ],
@@ -548,14 +548,21 @@ def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
     drawing.text(cap_x + 20, rail_plus + 30, "1000 µF, 10 V", "small")
     drawing.text(fuse_x, y + 190, "screw terminals (or JST-XH) with strain relief", "small")
     # The chain: pixel 0 fed first; the last pixel fed again from the same terminals.
-    pixels = ((chain_x, "0"), (chain_x + 90, "1"), (last_x, "28"))
-    for px, name in pixels:
+    # Only the two ends hang on the feed wires; between them the chain's own pads carry 5 V,
+    # GND and the data from each pixel's DOUT to the next one's DIN.
+    pixels = ((chain_x, "0", True), (chain_x + 90, "1", False), (last_x, "28", True))
+    for px, name, fed in pixels:
         drawing.rect(px, rail_plus + 12, 40, 36)
         drawing.text(px + 20, rail_plus + 35, name, "cell", anchor="middle", colour=COLOURS["led"])
-        drawing.line((px + 10, rail_plus), (px + 10, rail_plus + 12), plus, 2)
-        drawing.line((px + 30, rail_plus + 48), (px + 30, rail_minus), minus, 2)
-    drawing.text(chain_x + 180, rail_plus + 35, "… (pixels 2–27)", "small")
-    drawing.text(last_x - 10, rail_plus - 8, "second feed at the last pixel", "small", anchor="end")
+        if fed:
+            drawing.line((px + 10, rail_plus), (px + 10, rail_plus + 12), plus, 2)
+            drawing.line((px + 30, rail_plus + 48), (px + 30, rail_minus), minus, 2)
+    for start, end in ((chain_x + 40, chain_x + 90), (chain_x + 130, chain_x + 170)):
+        drawing.line((start, rail_plus + 30), (end, rail_plus + 30), COLOURS["led"], 1.5)
+    drawing.text(chain_x + 176, rail_plus + 35, "… pixels 2–27 …", "small")
+    drawing.line((last_x - 40, rail_plus + 30), (last_x, rail_plus + 30), COLOURS["led"], 1.5)
+    drawing.text(chain_x + 10, rail_plus - 8, "feed at pixel 0", "small")
+    drawing.text(last_x + 30, rail_plus - 8, "second feed at the last pixel", "small", anchor="end")
     drawing.line((chain_x - 60, rail_plus + 30), (chain_x, rail_plus + 30), COLOURS["led"], 2)
     drawing.text(
         chain_x - 64,
