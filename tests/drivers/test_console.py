@@ -95,7 +95,7 @@ class StopsHighPin(CountingPin):
         running = self._frequency is not None
         super()._set_frequency(value)
         if value is None and running:
-            self._change_state(1.0)
+            self._change_state(True)
 
 
 def left_high(factory: MockFactory, number: int = BUZZER) -> Any:
