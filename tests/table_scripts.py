@@ -32,18 +32,19 @@ def play(
     language: str | None = None,
 ) -> list[dict[str, Any]]:
     """Run `script` and return every dump it printed."""
-    first_key, steps = parse_script(script)
+    parsed = parse_script(script)
     out = io.StringIO()
     runner = ScriptRunner(
         config or TableConfig(),
         state_dir,
         seed=seed,
         out=out,
-        first_key=first_key,
+        first_key=parsed.key,
+        first_mode=parsed.mode,
         language=language,
     )
     try:
-        runner.run(steps)
+        runner.run(parsed.steps)
     finally:
         runner.close()
     return [json.loads(line) for line in out.getvalue().splitlines()]

@@ -64,7 +64,7 @@ def parse_transcript(text: str) -> Transcript:
             elif verb == "mode":
                 if mode is not None:
                     raise ValueError("the mode is given twice")
-                mode = _parse_mode(rest)
+                mode = parse_mode(rest)
             else:
                 actions.append(TranscriptAction(number, parse_action(content)))
         except ValueError as error:
@@ -72,7 +72,12 @@ def parse_transcript(text: str) -> Transcript:
     return Transcript(key=key, mode=mode or Mode.STANDARD, actions=tuple(actions))
 
 
-def _parse_mode(text: str) -> Mode:
+def parse_mode(text: str) -> Mode:
+    """The mode a `mode` line names (`standard` or `coop`, any case); `ValueError` otherwise.
+
+    >>> parse_mode(" CoOp ")
+    <Mode.COOP: 'coop'>
+    """
     try:
         return Mode(text.strip().lower())
     except ValueError:

@@ -53,12 +53,17 @@ def run_sim(args: argparse.Namespace) -> int:
     return _run_window(args, config)
 
 
-def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
+def _word_source(args: argparse.Namespace) -> WordSource:
+    """The words of the cards: `--words FILE`, or the list of the table's language."""
     words_file: Path | None = getattr(args, "words", None)
     try:
-        words = WordSource() if words_file is None else WordSource.from_file(Path(words_file))
+        return WordSource() if words_file is None else WordSource.from_file(Path(words_file))
     except WordListError as error:
         raise UsageError(str(error)) from error
+
+
+def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
+    words = _word_source(args)
     from firmware.sim.app import SimApp
 
     try:
@@ -75,6 +80,8 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
         app.run()
     finally:
         app.close()
+    if app.goodbye:
+        print(app.goodbye)
     return 0
 
 
@@ -82,9 +89,10 @@ def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
     if args.script is None:
         raise UsageError("--headless needs --script FILE")
     try:
-        first_key, steps = parse_script(read_text(args.script))
+        script = parse_script(read_text(args.script))
     except (TextInputError, ScriptError) as error:
         raise UsageError(error.located(display_name(args.script))) from error
+    words = _word_source(args)
     if args.oled_png is not None:
         try:
             args.oled_png.mkdir(parents=True, exist_ok=True)
@@ -104,11 +112,13 @@ def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
             seed=args.seed,
             out=sys.stdout,
             oled_png_dir=args.oled_png,
-            first_key=first_key,
+            first_key=script.key,
+            first_mode=script.mode,
             language=args.lang,
+            words=words,
         )
         try:
-            runner.run(steps)
+            runner.run(script.steps)
         except PictureError as error:
             raise UsageError(f"--oled-png: {error}") from error
         finally:

@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from board_rules.codenames import Key
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
 from firmware.errors import UsageError
@@ -33,21 +32,21 @@ from firmware.service.serve import install_stop_handlers, serve
 from firmware.table.config import TableConfig
 from firmware.table.display_worker import DisplayWorker
 from firmware.text_input import TextInputError, read_text
-from firmware.virtual.script import ScriptError, Step, parse_script
+from firmware.virtual.script import Script, ScriptError, Step, parse_script
 from firmware.virtual.table import VirtualTable
 
 log = logging.getLogger("firmware.service.virtual_service")
 
 
-def read_play_script(path: Path) -> tuple[Key | None, list[Step]]:
+def read_play_script(path: Path) -> Script:
     """A script to play on the real clock, read as every script is (`firmware.text_input`);
     raises `TextInputError`, or `ScriptError` for a bad line and for `power-cut`, which only a
     virtual clock can play."""
-    first_key, steps = parse_script(read_text(path))
-    for step in steps:
+    script = parse_script(read_text(path))
+    for step in script.steps:
         if step.verb == "power-cut":
             raise ScriptError(step.line, "power-cut needs a virtual clock: kill the process")
-    return first_key, steps
+    return script
 
 
 def game_line(table: VirtualTable) -> str:
@@ -115,11 +114,10 @@ def run_virtual(
 ) -> int:
     """Serve the table on virtual hardware until SIGTERM; returns the exit code, raises
     `UsageError` naming the script's line that cannot be played."""
-    first_key: Key | None = None
-    steps: list[Step] = []
+    play = Script()
     if script is not None:
         try:
-            first_key, steps = read_play_script(script)
+            play = read_play_script(script)
         except (TextInputError, ScriptError) as error:
             raise UsageError(error.located(str(script))) from error
     stop = threading.Event()
@@ -136,16 +134,17 @@ def run_virtual(
             clock=clock,
             # Saved action times are the real time of day, as on the Pi.
             wall_clock_start=time.time() - clock.monotonic(),
-            first_key=first_key,
+            first_key=play.key,
+            first_mode=play.mode,
             language=language,
             threaded_display=True,
         ) as table,
     ):
         log.info("table ready on virtual hardware: %s", game_line(table))
         player = threading.Thread(
-            target=_play_script, args=(table, steps, stop), name="script", daemon=True
+            target=_play_script, args=(table, play.steps, stop), name="script", daemon=True
         )
-        if steps:
+        if play.steps:
             player.start()
         # The same threads as on the Pi are watched (firmware.drivers.liveness); the script's player
         # is not one of them: the table plays on without it.

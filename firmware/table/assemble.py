@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable
 
-from board_rules.codenames import Key
+from board_rules.codenames import Key, Mode
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
 from firmware.table.config import TableConfig
@@ -32,6 +32,7 @@ def build_table(
     rng: random.Random,
     wall_clock: Callable[[], float] = time.time,
     first_key: Key | None = None,
+    first_mode: Mode | None = None,
     language: str | None = None,
 ) -> Table:
     """The game loop of a table whose `console` reports to `events`, with the config's settings
@@ -47,6 +48,7 @@ def build_table(
         timing=TimingSettings(sleep_after_s=config.sleep_after_s),
         wall_clock=wall_clock,
         first_key=first_key,
+        first_mode=first_mode,
         language=language,
         events=events,
     )

@@ -31,6 +31,7 @@ from board_rules.codenames import (
     GameState,
     IllegalActionError,
     Key,
+    Mode,
     Phase,
     Reason,
     Timeout,
@@ -117,6 +118,7 @@ class Table:
         timing: TimingSettings | None = None,
         wall_clock: Callable[[], float] = time.time,
         first_key: Key | None = None,
+        first_mode: Mode | None = None,
         language: str | None = None,
         events: queue.Queue[TableEvent] | None = None,
     ) -> None:
@@ -145,6 +147,7 @@ class Table:
         self._mode: ControlMode = PLAYING
         self._saver = Saver(store, clock, self._schedule)
         self._first_key = first_key
+        self._first_mode = first_mode
         self._current = self._resume()
         if self._saver.fault is not None:
             self._saver.retry_later()
@@ -163,9 +166,11 @@ class Table:
         return self._new_game()
 
     def _new_game(self, left: RecordedGame | None = None) -> RecordedGame:
-        # A scripted run may fix the first key; every later game draws its own.
+        # A scripted run may fix the first key and mode; every later game draws its own key
+        # and takes the menu's mode.
         key, self._first_key = self._first_key or generate_key(self._rng), None
-        current = RecordedGame(Game(key, self.settings.mode), [], self._wall_clock())
+        mode, self._first_mode = self._first_mode or self.settings.mode, None
+        current = RecordedGame(Game(key, mode), [], self._wall_clock())
         self._saver.begin(current, left)
         return current
 

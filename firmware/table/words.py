@@ -17,11 +17,23 @@ Each word gets a rank from a hash of the game and the word, and the 25 best-rank
 reading order. Unlike `random.sample` this does not depend on the order of the list or on the
 Python version, and adding a word to a list changes a game's deal only if the new word ranks
 among its 25.
+
+A game keeps the words of the language it was dealt in until a new game: changing the language
+from the menu or with `--lang` mid-game changes the OLED at once, the cards only with the next
+game. `GameWords` notes the language of each game in `word-languages.json` beside the saved
+games, so a resumed game shows the same words too; a game it has no note of (one saved before
+the note existed, or while the note could not be written) is dealt in the language of the table
+when it is first seen, and noted then.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -35,6 +47,18 @@ WORDS_DIR: Final = Path(__file__).with_name("words")
 
 DEAL_SIZE: Final = len(ALL_COORDS)
 """Words on the table: one per card."""
+
+LANGUAGE_NOTE: Final = "word-languages.json"
+"""The file, in the state directory, of the language each game's words were dealt in."""
+
+NOTED_GAMES: Final = 64
+"""Games whose language the note keeps: the latest ones, enough for any game that can come back
+(resumed, or brought back by an undo of NEW), while the file stays small."""
+
+_LANGUAGE = re.compile(r"[a-z]{2,3}", re.ASCII)
+"""A language code as the word files are named: nothing from the note reaches a path otherwise."""
+
+log = logging.getLogger(__name__)
 
 
 class WordListError(FirmwareError, ValueError):
@@ -118,3 +142,76 @@ def deal(words: Iterable[str], seed: str) -> Mapping[Coord, str]:
 
     chosen = sorted(distinct, key=rank)[:DEAL_SIZE]
     return dict(zip(ALL_COORDS, chosen, strict=True))
+
+
+class GameWords:
+    """The words on the cards of each game: dealt from `source` in the language the table spoke
+    when the game was first seen, noted in `state_dir` (None: kept in memory only)."""
+
+    def __init__(self, source: WordSource, state_dir: Path | None) -> None:
+        self.source = source
+        self._note = None if state_dir is None else state_dir / LANGUAGE_NOTE
+        self._languages = self._read_note()
+        self._last: tuple[tuple[int | None, str, str], Mapping[Coord, str]] | None = None
+
+    def _read_note(self) -> dict[int, str]:
+        if self._note is None:
+            return {}
+        try:
+            data = json.loads(self._note.read_text("utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            # Only words depend on it: the games are in the store. Start the note afresh.
+            log.warning("%s is unreadable, noting languages afresh: %s", self._note, error)
+            return {}
+        if not isinstance(data, dict):
+            log.warning("%s is not a JSON object, noting languages afresh", self._note)
+            return {}
+        return {
+            int(game): language
+            for game, language in data.items()
+            if game.isdigit() and isinstance(language, str) and _LANGUAGE.fullmatch(language)
+        }
+
+    def language_of(self, game_id: int | None, language: str) -> str:
+        """The language of game `game_id`'s words: as noted, or `language` (the table's now),
+        which is noted for it."""
+        if game_id is None:
+            return language
+        noted = self._languages.get(game_id)
+        if noted is not None:
+            return noted
+        self._languages[game_id] = language
+        for old in sorted(self._languages)[:-NOTED_GAMES]:
+            del self._languages[old]
+        self._write_note()
+        return language
+
+    def _write_note(self) -> None:
+        if self._note is None:
+            return
+        text = json.dumps({str(game): lang for game, lang in sorted(self._languages.items())})
+        try:
+            # Whole or not at all: a power cut mid-write must not leave half a file.
+            handle, name = tempfile.mkstemp(dir=self._note.parent, prefix=".words-")
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as temporary:
+                    temporary.write(text)
+                os.replace(name, self._note)
+            except OSError:
+                Path(name).unlink(missing_ok=True)
+                raise
+        except OSError as error:
+            # The words of a resumed game may then follow the language of that time; no game
+            # is lost over it.
+            log.warning("cannot note the words' language in %s: %s", self._note, error)
+
+    def deal(self, game_id: int | None, key: Key, language: str) -> Mapping[Coord, str]:
+        """The words on the cards of the game `game_id` with `key`, while the table speaks
+        `language`; `WordListError` when its list cannot be read."""
+        dealt_in = self.language_of(game_id, language)
+        identity = (game_id, str(key), dealt_in)
+        if self._last is None or self._last[0] != identity:
+            self._last = (identity, deal(self.source.words(dealt_in), game_seed(game_id, key)))
+        return self._last[1]

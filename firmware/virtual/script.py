@@ -1,13 +1,18 @@
 """Headless scripts: the whole table on virtual hardware and a virtual clock, driven by text.
 
-    key RRRRR/RRRRB/BBBBB/BBNNN/NNNNA   # optional, first line: the key of the first game
+    key RRRRR/RRRRB/BBBBB/BBNNN/NNNNA   # optional, before the first step: the first game's key
+    mode coop           # optional, before the first step: the first game's mode (or standard)
     press C3            # press card pad C3, release after 0.1 s (or: press C3 2.5)
     button done         # done | penalty | undo | new | timer, optional hold seconds
     turn +3             # encoder detents, + or -
     push                # encoder push, optional hold seconds
     wait 2.5            # virtual time passes
     power-cut           # the table dies without shutting down and starts again
-    dump                # print one JSON line: game, leds, strip, oled
+    dump                # print one JSON line: game, leds, strip, oled, words
+
+`key` and `mode` are read as a transcript reads them (`board_rules.codenames.transcript`); games
+after the first draw their own key and take the menu's mode. The words of a dump are the cards'
+words of the game in play, dealt as the desktop simulation deals them (`firmware.table.words`).
 
 A script of minutes runs in well under a second and prints the same every time. A line that
 cannot be read raises `ScriptError` with its number before anything runs. Lines end at `\n`,
@@ -20,20 +25,23 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from board_rules.codenames import ALL_COORDS, Coord, InvalidCoordError, Key
+from board_rules.codenames import ALL_COORDS, Coord, InvalidCoordError, Key, Mode
+from board_rules.codenames.transcript import parse_mode
 from board_rules.text import LineError, content_lines
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_layout import Side
 from firmware.errors import FirmwareError
 from firmware.table.config import TableConfig
+from firmware.table.words import GameWords, WordSource
 from firmware.virtual.table import PRESS_S, VirtualTable
 
-VERBS = ("key", "press", "button", "turn", "push", "wait", "power-cut", "dump")
+VERBS = ("key", "mode", "press", "button", "turn", "push", "wait", "power-cut", "dump")
 MAX_HOLD_S = 600.0
 """Longest press a line may ask for."""
 MAX_WAIT_S = 3_600.0
@@ -123,20 +131,35 @@ def _parse_step(number: int, verb: str, args: list[str]) -> Step:
     )
 
 
-def parse_script(text: str) -> tuple[Key | None, list[Step]]:
+@dataclass(frozen=True)
+class Script:
+    """A parsed script: the first game's key and mode if it names them, and the steps."""
+
+    key: Key | None = None
+    mode: Mode | None = None
+    steps: list[Step] = field(default_factory=list)
+
+
+def parse_script(text: str) -> Script:
     """Read a whole script; the first bad line raises `ScriptError`."""
     key: Key | None = None
+    mode: Mode | None = None
     steps: list[Step] = []
-    seen_anything = False
     total_s = 0.0
     for number, content in content_lines(text):
         words = content.split()
         verb, args = words[0].lower(), words[1:]
         try:
+            if verb in ("key", "mode") and steps:
+                raise ValueError(f"{verb} must come before the first step")
             if verb == "key":
-                if seen_anything:
-                    raise ValueError("the key must be the first line")
+                if key is not None:
+                    raise ValueError("the key is given twice")
                 key = Key.parse(" ".join(args))
+            elif verb == "mode":
+                if mode is not None:
+                    raise ValueError("the mode is given twice")
+                mode = parse_mode(" ".join(args))
             else:
                 step = _parse_step(number, verb, args)
                 total_s += step.seconds if verb in _TIMED else 0.0
@@ -150,8 +173,7 @@ def parse_script(text: str) -> tuple[Key | None, list[Step]]:
                 steps.append(step)
         except ValueError as error:  # `Key.parse`'s InvalidKeyError is one
             raise ScriptError(number, str(error)) from error
-        seen_anything = True
-    return key, steps
+    return Script(key, mode, steps)
 
 
 @dataclass
@@ -174,7 +196,9 @@ class ScriptRunner:
         out: TextIO,
         oled_png_dir: Path | None = None,
         first_key: Key | None = None,
+        first_mode: Mode | None = None,
         language: str | None = None,
+        words: WordSource | None = None,
     ) -> None:
         self._config = config
         self._language = language
@@ -184,15 +208,19 @@ class ScriptRunner:
         self._png_dir = oled_png_dir
         self._dumps = 0
         self._rejected: list[_Rejected] = []
-        self.table = self._boot(VirtualClock(), first_key)
+        self._words = GameWords(words or WordSource(), state_dir)
+        self.table = self._boot(VirtualClock(), first_key, first_mode)
 
-    def _boot(self, clock: VirtualClock, first_key: Key | None = None) -> VirtualTable:
+    def _boot(
+        self, clock: VirtualClock, first_key: Key | None = None, first_mode: Mode | None = None
+    ) -> VirtualTable:
         return VirtualTable(
             self._config,
             self._state_dir,
             rng=self._rng,
             clock=clock,
             first_key=first_key,
+            first_mode=first_mode,
             language=self._language,
         )
 
@@ -263,7 +291,14 @@ class ScriptRunner:
             "leds": leds,
             "strip": [hex_colour(index) for index in range(len(shown))],
             "oled": [] if screen is None else screen.text_lines,
+            "words": {str(coord): word for coord, word in self.words().items()},
         }
+
+    def words(self) -> Mapping[Coord, str]:
+        """The words on the cards of the game in play."""
+        table = self.table
+        language = table.table.settings.language
+        return self._words.deal(table.game_id, table.table.state.key, language)
 
     def close(self) -> None:
         """Stop the virtual table; idempotent."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from board_rules.codenames import Coord, Key
+from board_rules.codenames import Coord, Key, Mode
 from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import Ws281xStrip
@@ -33,7 +33,7 @@ from firmware.table.config import TableConfig
 from firmware.table.devices import led_key, open_console
 from firmware.table.display_worker import DisplayWorker, ImmediateDisplay
 from firmware.table.game_loop import TableEvent
-from firmware.table.store import GameStore
+from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
@@ -83,6 +83,7 @@ class VirtualTable:
         clock: Clock | None = None,
         wall_clock_start: float = 1_800_000_000.0,
         first_key: Key | None = None,
+        first_mode: Mode | None = None,
         language: str | None = None,
         threaded_display: bool = False,
         bus: VirtualI2C | None = None,
@@ -130,6 +131,7 @@ class VirtualTable:
             rng=rng,
             wall_clock=self._wall_time,
             first_key=first_key,
+            first_mode=first_mode,
             language=language,
         )
         # Past the debounce time, with a scan period to spare.
@@ -147,6 +149,16 @@ class VirtualTable:
     def pixel_strip(self) -> VirtualPixelStrip:
         """The virtual strip under the LED key."""
         return self.strip.pixel_strip
+
+    @property
+    def game_id(self) -> int | None:
+        """The saved id of the game in play: the latest in the store (None while the store
+        cannot be read), which is what the simulation deals a game's words from."""
+        try:
+            ids = self.store.game_ids()
+        except StoreError:
+            return None
+        return ids[-1] if ids else None
 
     @property
     def pin_reads(self) -> int:

@@ -58,11 +58,11 @@ class Stepper:
 def test_the_player_plays_a_script_as_a_person_would(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    first_key, steps = parse_script(PLAY)
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=first_key) as vt:
+    script = parse_script(PLAY)
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=script.key) as vt:
         time = Stepper(vt)
         with caplog.at_level(logging.INFO, logger="firmware.service.virtual_service"):
-            assert RealTimePlayer(vt, time.pause).play(steps)
+            assert RealTimePlayer(vt, time.pause).play(script.steps)
         state = vt.table.state
         assert state.covered == frozenset({Coord.parse("A1")})
         assert state.turn.value == "blue"  # DONE ended red's turn
@@ -75,7 +75,7 @@ def test_the_player_plays_a_script_as_a_person_would(
 
 
 def test_a_player_told_to_stop_lets_go_of_the_pad_it_holds(tmp_path: Path) -> None:
-    _, steps = parse_script("press A1 5\npress B1\n")
+    steps = parse_script("press A1 5\npress B1\n").steps
     with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1)) as vt:
         time = Stepper(vt, stop_after=1)  # told to stop during the first hold
         assert not RealTimePlayer(vt, time.pause).play(steps)
@@ -92,7 +92,7 @@ def test_a_script_for_the_real_clock_cannot_cut_the_power(tmp_path: Path) -> Non
     assert error.value.line == 2
     assert "kill the process" in error.value.message
     # A player handed one anyway (its steps not read by `read_play_script`) names it too.
-    _, steps = parse_script("press A1\npower-cut\n")
+    steps = parse_script("press A1\npower-cut\n").steps
     with (
         VirtualTable(TableConfig(), tmp_path / "state", rng=random.Random(1)) as vt,
         pytest.raises(ScriptError) as error,

@@ -151,9 +151,9 @@ def test_the_drop_in_only_replaces_the_command_with_run_virtual() -> None:
 def test_the_play_script_confirms_the_actions_the_test_expects(tmp_path: Path) -> None:
     script = tmp_path / "play.txt"
     script.write_text(checks.PLAY_SCRIPT, encoding="utf-8")
-    first_key, steps = read_play_script(script)
-    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=first_key) as vt:
-        assert RealTimePlayer(vt, Stepper(vt).pause).play(steps)
+    play = read_play_script(script)
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=play.key) as vt:
+        assert RealTimePlayer(vt, Stepper(vt).pause).play(play.steps)
         assert len(vt.table.game.applied) == checks.PLAYED_ACTIONS
         assert vt.table.rejections == []
 

@@ -82,7 +82,7 @@ def test_an_amount_out_of_bounds_is_refused_with_its_bound(line: str, message: s
 
 
 def test_the_bounds_themselves_are_accepted() -> None:
-    _, steps = parse_script(f"turn +{MAX_DETENTS}\nturn -{MAX_DETENTS}\nwait {MAX_WAIT_S:g}\n")
+    steps = parse_script(f"turn +{MAX_DETENTS}\nturn -{MAX_DETENTS}\nwait {MAX_WAIT_S:g}\n").steps
     assert [step.argument for step in steps[:2]] == [MAX_DETENTS, -MAX_DETENTS]
 
 
