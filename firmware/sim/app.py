@@ -10,6 +10,12 @@ passed, so holds, blinking and the sand timer run at their real speed; tests bui
 `realtime=False` and move the clock themselves with `advance`, so every picture is repeatable.
 Everything happens on Textual's event loop, so the table needs no locks here.
 
+The cards keep the words of the language their game was dealt in (`firmware.table.words`
+notes it beside the saved games): changing the language mid-game changes the OLED at once and
+the words with the next game. A window under `MIN_SIZE` shows only what size the table needs,
+and the table again once the window is large enough. `q` says, once the window is gone, where
+the game is saved; while saving fails it warns first, and a second `q` quits anyway.
+
 What a key or the mouse does to the switches is in `firmware.sim.fingers` (no Textual) and
 `firmware.sim.keys` (the key bindings); the widgets are in `firmware.sim.widgets`. This module
 lays them out, keeps the time and redraws.
@@ -24,6 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar, Final, get_args
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -51,7 +58,7 @@ from firmware.sim.widgets import (
     screen_colour,
 )
 from firmware.table.config import TableConfig
-from firmware.table.words import WordListError, WordSource, deal, game_seed
+from firmware.table.words import GameWords, WordListError, WordSource
 from firmware.tui.style import StyledApp, style_sheets
 from firmware.virtual.table import VirtualTable
 
@@ -64,6 +71,8 @@ HOLD_MARGIN_S: Final = 0.3
 """A long press lasts this much beyond its hold time, as a finger that makes sure."""
 RECENT_EVENTS: Final = 8
 """Input events kept for the events line."""
+MIN_SIZE: Final = (120, 38)
+"""The smallest window, in characters, that shows the whole table."""
 
 _INPUT_EVENTS = get_args(InputEvent)
 
@@ -91,6 +100,7 @@ class SimApp(StyledApp):
     ) -> None:
         super().__init__()
         self.words = words or WordSource()
+        self.state_dir = state_dir
         self.realtime = realtime
         self.clock = VirtualClock()
         """The table's clock: only `advance` moves it."""
@@ -114,7 +124,11 @@ class SimApp(StyledApp):
         """The latest input events the table received, newest first."""
         self.deal: Mapping[Coord, str] = {}
         """The words on the cards."""
-        self._dealt: tuple[Game, str] | None = None
+        self.goodbye = ""
+        """What `q` leaves on the terminal once the window is gone: where the game is saved."""
+        self._game_words = GameWords(self.words, state_dir)
+        self._dealt: Game | None = None
+        self._quit_warned = False
         self._mouse_held: set[Switch] = set()
         """Switches the mouse holds down (a key's press ends by itself)."""
         self._oled_dirty = True
@@ -157,6 +171,7 @@ class SimApp(StyledApp):
                 yield Static("Shift+key, or mouse held: long press", classes="line")
                 yield Static("", id="entry", classes="line")
                 yield Static("", id="events", classes="line")
+        yield Static("", id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -170,7 +185,23 @@ class SimApp(StyledApp):
         self._mounted = True
         if self.realtime:
             self.set_interval(TICK_S, self._tick)
+        self._fit(self.size.width, self.size.height)
         self._redraw()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        # Textual would clip the panels without a word: say what is missing instead.
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.screen.set_class(small, "-too-small")
+        if small:
+            needed = f"{MIN_SIZE[0]} × {MIN_SIZE[1]}"
+            self.query_one("#too-small", Static).update(
+                f"The table needs a window of {needed} characters; this one is "
+                f"{width} × {height}.\nEnlarge it (or make the font smaller) and the table "
+                "comes back. q quits; the game stays saved."
+            )
 
     def on_unmount(self) -> None:
         self.close()
@@ -260,6 +291,30 @@ class SimApp(StyledApp):
         self.fingers.tap(coord)
         self._redraw_entry()
 
+    def action_quit(self) -> None:  # type: ignore[override]
+        """Quit, saying where the game is saved; while saving fails, warn first."""
+        fault = self.vt.table.not_saving
+        if fault is not None and not self._quit_warned:
+            self._quit_warned = True
+            self.notify(
+                f"The game is not being saved ({fault.value}): quitting now loses what was "
+                "not saved. Press q again to quit anyway.",
+                severity="error",
+                timeout=30,
+            )
+            return
+        if fault is None:
+            self.goodbye = (
+                f"The game is saved in {self.state_dir}; it goes on when the simulation "
+                "starts again with that state directory."
+            )
+        else:
+            self.goodbye = (
+                f"The game was not saved ({fault.value}): what was played since saving "
+                f"failed is lost. State directory: {self.state_dir}"
+            )
+        self.exit()
+
     def action_spymaster(self) -> None:
         """Show or hide the key on the cards."""
         self.spymaster_view = not self.spymaster_view
@@ -271,20 +326,21 @@ class SimApp(StyledApp):
         self._oled_dirty = True
 
     def _deal_words(self) -> None:
-        game, language = self.vt.table.game, self.vt.table.settings.language
-        if self._dealt is not None and self._dealt == (game, language):
+        # Only a new game (or one an undo brings back) deals: the language is not looked at
+        # again until then, so changing it leaves the words of the game in play alone.
+        table = self.vt.table
+        game = table.game
+        if game is self._dealt:
             return
-        self._dealt = (game, language)
-        ids = self.vt.store.game_ids()
+        self._dealt = game
+        language = table.settings.language
         try:
-            words = self.words.words(language)
-        except WordListError:
+            self.deal = self._game_words.deal(self.vt.game_id, game.key, language)
+        except WordListError as error:
             if not self.deal:
                 raise
             # Keep the old words rather than stop a game over a list that cannot be read.
-            self.notify(f"no word list for {language!r}", severity="error")
-            return
-        self.deal = deal(words, game_seed(ids[-1] if ids else None, game.key))
+            self.notify(f"no word list for {language!r}: {error}", severity="error")
 
     def _redraw(self) -> None:
         self._deal_words()

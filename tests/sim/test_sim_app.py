@@ -352,21 +352,45 @@ def _decode_braille(rows: tuple[str, ...]) -> set[tuple[int, int]]:
 # Languages
 
 
-def test_the_menu_switches_the_language_of_the_oled_and_of_the_words(tmp_path: Path) -> None:
+def test_the_menu_switches_the_oled_at_once_and_the_words_only_with_a_new_game(
+    tmp_path: Path,
+) -> None:
     async def scenario(pilot: Pilot[None], app: SimApp) -> None:
-        assert set(app.deal.values()) <= set(language_words("en"))
+        english = dict(app.deal)
+        assert set(english.values()) <= set(language_words("en"))
         await keys(pilot, app, "m", seconds=1.5)  # a long push opens the menu
         assert oled_lines(app)[0] == "Menu"
         await keys(pilot, app, "plus", "space")  # to Language, and on to the next: Spanish
         assert app.vt.table.settings.language == "es"
         assert oled_lines(app)[0] == "Menú"
+        await keys(pilot, app, "m", seconds=1.5)  # and close it
+        assert oled_lines(app)[0] == "Jefe de espías rojo"
+        # The game in play keeps the words it was dealt, on screen and in the app.
+        assert app.deal == english
+        assert {str(card(app, str(c)).content) for c in ALL_COORDS} == set(english.values())
+        await keys(pilot, app, "N", seconds=3.0)  # hold NEW (2 s): the next game speaks Spanish
+        assert app.vt.table.state.covered == frozenset()
         spanish = set(language_words("es"))
         assert set(app.deal.values()) <= spanish
         assert {str(card(app, str(c)).content) for c in ALL_COORDS} <= spanish
-        await keys(pilot, app, "m", seconds=1.5)  # and close it
-        assert oled_lines(app)[0] == "Jefe de espías rojo"
 
     drive(make_app(tmp_path, words=None), scenario)
+
+
+def test_a_resumed_game_keeps_the_language_it_was_dealt_in(tmp_path: Path) -> None:
+    seen: dict[str, Any] = {}
+
+    async def play(pilot: Pilot[None], app: SimApp) -> None:
+        seen["deal"] = dict(app.deal)
+
+    drive(make_app(tmp_path, words=None), play)
+
+    async def resume(pilot: Pilot[None], app: SimApp) -> None:
+        assert oled_lines(app)[0] == "Capospia rosso"  # the OLED speaks Italian at once
+        assert app.deal == seen["deal"]  # the cards keep their English words
+        assert set(app.deal.values()) <= set(language_words("en"))
+
+    drive(make_app(tmp_path, words=None, first_key=None, language="it"), resume)
 
 
 def test_the_lang_option_sets_the_language_of_the_oled_and_of_the_words(tmp_path: Path) -> None:
