@@ -193,10 +193,10 @@ def _draw_top_view(
     )
     _dimension(
         drawing,
-        (grid_x + pitch_w * s, grid_y + grid_d * s),
+        (grid_x, grid_y + grid_d * s),
         (grid_x + grid_w * s, grid_y + grid_d * s),
         f"grid {_mm(grid_w)}",
-        (0, 16),
+        (0, 34),
     )
     _dimension(
         drawing,
@@ -205,7 +205,13 @@ def _draw_top_view(
         f"top {_mm(top_w)} × {_mm(top_d)}",
         (0, 40),
     )
-    _dimension(drawing, (grid_x, grid_y), (grid_x, grid_y + pocket_d * s), _mm(pocket_d), (-6, 0))
+    _dimension(
+        drawing,
+        (grid_x, grid_y),
+        (grid_x, grid_y + pocket_d * s),
+        f"pocket {_mm(pocket_d)}",
+        (-6, 0),
+    )
     _dimension(
         drawing,
         (grid_x, grid_y + pitch_d * s),
@@ -351,24 +357,28 @@ def _draw_pad_section(drawing: Drawing, mech: Mechanics, origin: Point) -> None:
         card,
         "#fff3bf",
     )
+    # (where the leader points: across the section and up the stack, in mm; the label)
+    card_x = rib + mech.mm("grid", "clearance") + mech.mm("card", "width") * 0.8
     labels = (
-        (overlay_z + overlay + 0.2, "word card, loose in its pocket"),
-        (overlay_z + overlay + frame / 2, f"grid frame, {_mm(frame)}: the ribs ({_mm(rib)})"),
-        (overlay_z + overlay / 2, f"overlay, {_mm(overlay)} polycarbonate, whole top"),
-        (top_z + top / 2, f"top plate, {_mm(top)}, a hole per pocket"),
-        (plate_z + plate / 2, f"pressure plate, {_mm(plate)}, {_mm(play)} play"),
+        (card_x, overlay_z + overlay + card / 2, "word card, loose in its pocket"),
+        (span - rib / 2, overlay_z + overlay + frame / 2, f"grid frame, {_mm(frame)}: the ribs"),
+        (span - rib - 4, overlay_z + overlay / 2, f"overlay, {_mm(overlay)} polycarbonate"),
+        (span - rib / 2, top_z + top / 2, f"top plate, {_mm(top)}, a hole per pocket"),
+        (span - rib - 10, plate_z + plate / 2, f"pressure plate, {_mm(plate)}, {_mm(play)} play"),
         (
+            span / 2 + switch / 4,
             base + board + switch_h / 2,
             f"tactile switch, {_mm(switch)} square, {_mm(switch_h)} high",
         ),
-        (base + board / 2, f"perfboard, {_mm(board)}: switch and diode"),
-        (base / 2, f"base, {_mm(base)}; top plate on {_mm(round(mech.spacer, 1))} spacers"),
+        (span - rib - 10, base + board / 2, f"perfboard, {_mm(board)}: switch and diode"),
+        (span - 2, base + mech.spacer / 2, f"spacer, {_mm(round(mech.spacer, 1))}"),
+        (span - 14, base / 2, f"base, {_mm(base)}"),
     )
-    label_x = left + span * s + 14
-    for index, (z, text) in enumerate(labels):
-        y = bottom - z * s
-        text_y = y0 + 40 + index * 30
-        drawing.line((left + (span - rib / 2) * s, y), (label_x - 4, text_y - 4), "#868e96", 0.8)
+    label_x = left + span * s + 24
+    for index, (x, z, text) in enumerate(labels):
+        text_y = y0 + 36 + index * 26
+        drawing.line((left + x * s, bottom - z * s), (label_x - 4, text_y - 4), "#868e96", 0.8)
+        drawing.circle(left + x * s, bottom - z * s, 1.6, "#495057")
         drawing.text(label_x, text_y, text, "small")
     drawing.text(
         x0,
@@ -402,6 +412,14 @@ def _draw_key_side(drawing: Drawing, mech: Mechanics, origin: Point) -> None:
         bx = foot[0] + (top_end[0] - foot[0]) * t
         by = foot[1] + (top_end[1] - foot[1]) * t
         drawing.line((bx, by), (bx + normal[0] * crate * s, by + normal[1] * crate * s), INK, 1.2)
+    # The diffusers close the cells' open ends, in one plane parallel to the panel.
+    lift = (normal[0] * crate * s, normal[1] * crate * s)
+    drawing.line(
+        (foot[0] + lift[0], foot[1] + lift[1]),
+        (top_end[0] + lift[0], top_end[1] + lift[1]),
+        "#ced4da",
+        3,
+    )
     # The hood reaches from the top of the panel toward the spymasters.
     hood_end = (top_end[0] - hood * s, top_end[1])
     drawing.line(top_end, hood_end, INK, 3)

@@ -102,7 +102,10 @@ def test_cost_names_bom_parts_and_adds_up() -> None:
     *parts, (total_name, total) = rows
     assert total_name == "Total"
     assert int(total) == sum(int(price) for _, price in parts)
-    assert {name for name, _ in parts} == set(bom())
+    priced = {name for name, _ in parts}
+    assert priced - set(bom()) == set(), "priced in Estimated cost but not in the BOM"
+    # A part added to the BOM needs its row in the estimate, or the total misleads the builder.
+    assert set(bom()) - priced == set(), "in the BOM but not priced in Estimated cost"
 
 
 def test_build_sizes_agree_with_mechanics(layout: ModuleType) -> None:
