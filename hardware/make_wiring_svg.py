@@ -7,19 +7,21 @@ Run from the repository root after changing hardware/pinout.toml:
 
 Parts are joined by net labels ("GPIO 16 · pin 36") rather than by drawn wires: with 18 signals
 a wire drawing turns into spaghetti, and a label is what the builder checks against the header.
+
+About 470 lines, for one drawing: a short function per part of the diagram, with the coordinates
+that place it, read together when the layout changes. The SVG builder is in svg_drawing.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
+from svg_drawing import Drawing, Point
 
-Point = tuple[float, float]
+from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "wiring.svg"
@@ -62,145 +64,6 @@ POWER_NOTES = {
     34: "buzzer GND",
     39: "encoder GND",
 }
-
-STYLE = """
-text { font-family: 'DejaVu Sans', Arial, Helvetica, sans-serif; font-size: 12px; fill: #212529; }
-.title { font-size: 20px; font-weight: bold; }
-.heading { font-size: 14px; font-weight: bold; }
-.small { font-size: 11px; }
-.pinno { font-size: 9px; fill: #ffffff; text-anchor: middle; }
-.cell { font-size: 11px; font-weight: bold; }
-.box { fill: #f8f9fa; stroke: #495057; stroke-width: 1.2; }
-.wire { stroke-width: 2; fill: none; }
-.thin { stroke: #212529; stroke-width: 1.2; fill: none; }
-.resistor { fill: #ffffff; stroke: #212529; stroke-width: 1.2; }
-.tiny { font-size: 9px; }
-.pocket { fill: #dee2e6; stroke: #495057; stroke-width: 1; }
-.card { fill: #fff9db; stroke: #adb5bd; stroke-width: 0.8; }
-.switch { fill: #343a40; stroke: none; }
-.hood { fill: #495057; stroke: #212529; stroke-width: 1; }
-.oled { fill: #212529; stroke: #7048e8; stroke-width: 2; }
-"""
-
-
-class Drawing:
-    """An SVG document under construction, with the few shapes this diagram needs."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.root = ET.Element(
-            "svg",
-            {
-                "xmlns": "http://www.w3.org/2000/svg",
-                "width": str(width),
-                "height": str(height),
-                "viewBox": f"0 0 {width} {height}",
-            },
-        )
-        ET.SubElement(self.root, "style").text = STYLE
-        ET.SubElement(self.root, "rect", width=str(width), height=str(height), fill="#ffffff")
-
-    def text(
-        self,
-        x: float,
-        y: float,
-        content: str,
-        css: str = "",
-        *,
-        anchor: str = "start",
-        colour: str | None = None,
-    ) -> None:
-        attributes = {"x": _number(x), "y": _number(y)}
-        if css:
-            attributes["class"] = css
-        if anchor != "start":
-            attributes["text-anchor"] = anchor
-        if colour is not None:
-            attributes["fill"] = colour
-        ET.SubElement(self.root, "text", attributes).text = content
-
-    def line(self, start: Point, end: Point, colour: str, width: float) -> None:
-        (x1, y1), (x2, y2) = start, end
-        ET.SubElement(
-            self.root,
-            "line",
-            {
-                "x1": _number(x1),
-                "y1": _number(y1),
-                "x2": _number(x2),
-                "y2": _number(y2),
-                "stroke": colour,
-                "stroke-width": _number(width),
-            },
-        )
-
-    def circle(self, x: float, y: float, r: float, fill: str, tooltip: str = "") -> None:
-        circle = ET.SubElement(
-            self.root, "circle", cx=_number(x), cy=_number(y), r=_number(r), fill=fill
-        )
-        if tooltip:
-            ET.SubElement(circle, "title").text = tooltip
-
-    def rect(self, x: float, y: float, width: float, height: float, css: str = "box") -> None:
-        ET.SubElement(
-            self.root,
-            "rect",
-            {
-                "x": _number(x),
-                "y": _number(y),
-                "width": _number(width),
-                "height": _number(height),
-                "rx": "6",
-                "class": css,
-            },
-        )
-
-    def box(self, x: float, y: float, width: float, height: float, fill: str) -> None:
-        """A plain filled rectangle: a layer in a section drawing."""
-        ET.SubElement(
-            self.root,
-            "rect",
-            {
-                "x": _number(x),
-                "y": _number(y),
-                "width": _number(width),
-                "height": _number(height),
-                "fill": fill,
-            },
-        )
-
-    def polygon(self, points: Sequence[Point], fill: str) -> None:
-        ET.SubElement(
-            self.root,
-            "polygon",
-            points=" ".join(f"{_number(x)},{_number(y)}" for x, y in points),
-            fill=fill,
-        )
-
-    def polyline(self, points: Sequence[Point], colour: str) -> None:
-        ET.SubElement(
-            self.root,
-            "polyline",
-            {
-                "points": " ".join(f"{_number(x)},{_number(y)}" for x, y in points),
-                "stroke": colour,
-                "stroke-width": "1.5",
-                "fill": "none",
-                "stroke-dasharray": "4 3",
-            },
-        )
-
-    def serialise(self) -> str:
-        ET.indent(self.root)
-        return (
-            '<?xml version="1.0" encoding="UTF-8"?>\n'
-            + ET.tostring(self.root, encoding="unicode")
-            + "\n"
-        )
-
-
-def _number(value: float) -> str:
-    """Coordinates without a trailing `.0`, so the file stays small and diffs stay readable."""
-    return f"{value:g}"
 
 
 def _group(use: PinUse) -> str:

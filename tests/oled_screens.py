@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from board_rules.codenames import UNLIMITED, Coord, GameState, Identity, Mode, Reason
+from board_rules.codenames import UNLIMITED, Coord, GameState, Identity, Mode, Reason, Team
 from firmware.drivers.events import ButtonHeld, ConsoleButton, EncoderTurned, MultiplePads
 from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR
@@ -72,7 +72,8 @@ def _menu(index: int, **settings: object) -> Compose:
     def screen(catalog: GNUTranslations, language: str) -> OledScreen:
         chosen = replace(TableSettings(language=language), **settings)  # type: ignore[arg-type]
         view = TableView(state=START, selector=FIRST_SELECTOR)
-        return compose(replace(view, menu=Menu(index).view(chosen, catalog)), catalog)
+        menu = Menu(index).view(chosen, catalog, START.mode)
+        return compose(replace(view, menu=menu), catalog)
 
     return screen
 
@@ -153,7 +154,7 @@ SCREENS: dict[str, Compose] = {
     "notice-time-up": _notice(GUESSING, m.TIME_UP, bar=0.0, seconds=0),
     "notice-time-up-turn-over": _notice(_game("clue 2", "timeout"), m.TIME_UP, m.TURN_OVER),
     "notice-timer-paused": _notice(GUESSING, m.TIMER_PAUSED, bar=0.4, seconds=48),
-    "notice-timer-off": _notice(START, m.TIMER_OFF),
+    "notice-timer-off": _notice(START, *m.TIMER_OFF_NOTICE),
     **{
         f"rejected-{reason.name.lower().replace('_', '-')}": _notice(START, m.REASONS[reason])
         for reason in Reason
@@ -165,8 +166,8 @@ SCREENS: dict[str, Compose] = {
     },
     # The menu, a page at the top, in the middle and at the bottom
     "menu-top": _menu(0, mode=Mode.COOP),
-    "menu-middle": _menu(3, brightness=5, timer_s=90),
-    "menu-bottom": _menu(6, strict=True),
+    "menu-middle": _menu(4, brightness=5, colour_blind=Team.BLUE, timer_s=90),
+    "menu-bottom": _menu(8, timer_autostart=True, strict=True),
     # The pad test
     "pad-test": _pad_test(lambda _catalog: None),
     "pad-test-two-pads": _pad_test(

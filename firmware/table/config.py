@@ -129,6 +129,7 @@ _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
         f"one of {', '.join(map(str, TIMER_CHOICES))} (0 is off)",
     ),
     "strict": (lambda v: isinstance(v, bool), "true or false"),
+    "timer_autostart": (lambda v: isinstance(v, bool), "true or false"),
     "sleep_after_s": (_within(*SLEEP_AFTER_S), "seconds from {} to {}".format(*SLEEP_AFTER_S)),
     "state_dir": (
         # NUL cannot be in a path, and a control character in one is always a typo.
@@ -160,7 +161,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     config = TableConfig()
     table = _checked(data, "table", _TABLE_KEYS, source)
     settings = config.settings
-    for name in ("language", "brightness", "timer_s", "strict"):
+    for name in ("language", "brightness", "timer_s", "strict", "timer_autostart"):
         if name in table:
             settings = replace(settings, **{name: table[name]})
     if "mode" in table:
@@ -175,6 +176,10 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
             raise _error(source, detail) from error
         config = replace(config, pins=pins)
     layout, style = _led(data.get("led", {}), source)
+    # The palette is a menu setting too; [led.style] gives its default with the other colours.
+    settings = replace(
+        settings, colour_blind=style.colour_blind_team if style.colour_blind else None
+    )
     shift = oled.pop("shift_every_s", OledConfig.shift_every)
     return replace(
         config,

@@ -130,7 +130,7 @@ class PlayControls:
         if isinstance(event, ButtonHeld):
             return _held(event.button)
         if isinstance(event, ButtonReleased) and event.button not in self._holds_seen:
-            return _short_press(event.button, catalog)
+            return _short_press(event.button, phase, catalog)
         return None
 
 
@@ -152,10 +152,14 @@ def _held(button: ConsoleButton) -> Intent | None:
     return None
 
 
-def _short_press(button: ConsoleButton, catalog: GNUTranslations) -> Intent | None:
+def _short_press(button: ConsoleButton, phase: Phase, catalog: GNUTranslations) -> Intent | None:
     if button is ConsoleButton.TIMER:
         return StartTimer()
     if button is ConsoleButton.DONE:
         return None
+    if button is ConsoleButton.PENALTY and phase is Phase.PENALTY_COVER:
+        # The penalty is already being paid, and holding the button would only be turned down:
+        # say what the table waits for instead.
+        return Tell((m.COVER_OR_CLUE,))
     # PENALTY, UNDO and NEW act only when held: a tap says so rather than nothing.
     return Tell((m.hold_line(catalog, m.switch_name(button)),))

@@ -29,6 +29,7 @@ from board_rules.codenames import (
     ClueNumber,
     Game,
     GameState,
+    GiveClue,
     IllegalActionError,
     Key,
     Mode,
@@ -47,7 +48,7 @@ from firmware.table.controls import FIRST_SELECTOR, PlayControls
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
-from firmware.table.sand_timer import TableTimer
+from firmware.table.sand_timer import END_BEEP, WARNING_BEEP, Beeper, TableTimer, TimerTick, play
 from firmware.table.saving import RecordedGame, Saver
 from firmware.table.screens import OledScreen, TableView, compose
 from firmware.table.settings import TableSettings
@@ -64,12 +65,6 @@ class ScreenOutput(Protocol):
     def show(self, screen: OledScreen) -> None: ...
 
     def set_dimmed(self, dimmed: bool) -> None: ...
-
-
-class Beeper(Protocol):
-    """The optional buzzer."""
-
-    def beep(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -136,7 +131,7 @@ class Table:
         if language is not None:
             # Chosen for this run on the command line: it wins over the saved menu setting.
             self.settings = replace(self.settings, language=language)
-        self._key.set_level(self.settings.brightness)
+        self._key.set_look(self.settings.brightness, self.settings.colour_blind)
         self.rejections: list[Rejection] = []
         """Actions turned down since the table started; a scripted run reads them."""
         self._selector: ClueNumber = FIRST_SELECTOR
@@ -292,6 +287,8 @@ class Table:
         self._current.log.append(TimedAction(action, self._wall_clock()))
         self._saver.save(self._current)
         self._selector = FIRST_SELECTOR
+        if isinstance(action, GiveClue) and self.settings.timer_autostart and self.settings.timer_s:
+            self._timer.start(self.settings.timer_s, now)
         if after.turn is not before.turn or after.is_over:
             # The sand timer is turned for the team that is taking too long: its end must not
             # cut the next team's turn short.
@@ -308,12 +305,14 @@ class Table:
 
     def _start_timer(self, now: float) -> None:
         if not self.settings.timer_s:
-            self._show_notice(now, m.TIMER_OFF)  # staff turn it on in the menu
+            self._show_notice(now, *m.TIMER_OFF_NOTICE)
             return
         self._timer.start(self.settings.timer_s, now)
 
     def _pause_timer(self, now: float) -> None:
-        if self._timer.toggle_pause(now):
+        if not self.settings.timer_s:
+            self._show_notice(now, *m.TIMER_OFF_NOTICE)
+        elif self._timer.toggle_pause(now):
             self._show_notice(now, m.TIMER_PAUSED)
 
     def _timer_ran_out(self, now: float) -> bool:
@@ -322,8 +321,7 @@ class Table:
         ended = self.settings.strict and self.state.phase is Phase.GUESS
         if ended:
             ended = self._play(Timeout(), now)
-        if self._beeper is not None:
-            self._beeper.beep()
+        play(self._beeper, END_BEEP)
         self._show_notice(now, m.TIME_UP, *((m.TURN_OVER,) if ended else ()))
         return ended
 
@@ -334,7 +332,7 @@ class Table:
             if self.settings.to_saved()[name] != value
         }
         self.settings = settings
-        self._key.set_level(settings.brightness)
+        self._key.set_look(settings.brightness, settings.colour_blind)
         if changed:
             self._saver.save_settings(changed, self._current)
 
@@ -357,8 +355,11 @@ class Table:
     def _on_tick(self, now: float) -> None:
         led = self._key.due(now)
         self._saver.on_tick(now, self._current)
-        if self._timer.ran_out(now):
-            led = self._timer_ran_out(now) or led
+        match self._timer.tick(now):
+            case TimerTick.END:
+                led = self._timer_ran_out(now) or led
+            case TimerTick.WARNING:
+                play(self._beeper, WARNING_BEEP)
         if self._sleep.falls_asleep(now):
             self._fall_asleep()
             return
@@ -384,7 +385,11 @@ class Table:
     def view(self, now: float) -> TableView:
         """What the screen shows now."""
         mode = self._mode
-        menu = mode.menu.view(self.settings, self._catalog) if isinstance(mode, MenuOpen) else None
+        menu = (
+            mode.menu.view(self.settings, self._catalog, self.state.mode)
+            if isinstance(mode, MenuOpen)
+            else None
+        )
         return TableView(
             state=self.state,
             selector=self._selector,

@@ -1,5 +1,6 @@
-"""The LED key as the game loop drives it: its brightness for each menu level, dimmed while the
-table sleeps, and redrawn when its blinking next changes the picture rather than on a frame rate.
+"""The LED key as the game loop drives it: its brightness for each menu level and the palette
+chosen in the menu, dimmed while the table sleeps, and redrawn when its blinking next changes the
+picture rather than on a frame rate.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from board_rules.codenames import GameState
+from board_rules.codenames import GameState, Team
 from firmware.drivers.key_picture import KeyColours
 from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
 
@@ -50,11 +51,19 @@ class KeyFeedback:
         self._due: float | None = None
         """When the blinking next changes the picture."""
 
-    def set_level(self, level: int) -> None:
-        """Light the key at a menu brightness level (`BRIGHTNESS_STEPS`)."""
-        brightness = BRIGHTNESS_STEPS[level]
-        if self._lights.style.brightness != brightness:
-            self._lights.style = replace(self._lights.style, brightness=brightness)
+    def set_look(self, level: int, colour_blind: Team | None) -> None:
+        """Light the key at a menu brightness level (`BRIGHTNESS_STEPS`), in the colour-blind
+        palette with `colour_blind`'s lights blinking, or in the normal one for None; the next
+        draw shows it."""
+        style = self._lights.style
+        look = replace(
+            style,
+            brightness=BRIGHTNESS_STEPS[level],
+            colour_blind=colour_blind is not None,
+            colour_blind_team=style.colour_blind_team if colour_blind is None else colour_blind,
+        )
+        if look != style:
+            self._lights.style = look
 
     def due(self, now: float) -> bool:
         """True when the picture has changed by itself since it was drawn."""

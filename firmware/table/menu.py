@@ -1,7 +1,9 @@
 """The staff menu on the OLED: turn the encoder to move, push to change a value or choose.
 
-A long encoder push opens it. Mode, language, LED brightness, timer length and strict timer
-cycle through their values on each push; pad test and exit leave the menu.
+A long encoder push opens it. Mode, language, LED brightness, the colour-blind palette (off, or
+which team's lights blink), timer length, auto timer and strict timer cycle through their values
+on each push; pad test and exit leave the menu. The footer says how to use it, or, on a mode that
+differs from the game in play, that the mode applies from the next game.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from enum import Enum
 from gettext import GNUTranslations
 from typing import TypeVar
 
-from board_rules.codenames import Mode
+from board_rules.codenames import Mode, Team
 from firmware.table import messages as m
 from firmware.table.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from firmware.table.screens import MenuView
@@ -24,7 +26,9 @@ class MenuItem(Enum):
     MODE = N_("Mode")
     LANGUAGE = N_("Language")
     BRIGHTNESS = N_("Brightness")
+    COLOUR_BLIND = N_("Colour-blind")
     TIMER = N_("Timer")
+    AUTOSTART = N_("Auto timer")
     STRICT = N_("Strict timer")
     PAD_TEST = N_("Pad test")
     EXIT = N_("Exit")
@@ -39,6 +43,8 @@ class MenuChoice(Enum):
 
 
 ITEMS = tuple(MenuItem)
+PALETTES: tuple[Team | None, ...] = (None, Team.BLUE, Team.RED)
+"""The colour-blind choices in menu order: off, then the team whose lights blink."""
 
 
 T = TypeVar("T")
@@ -80,23 +86,35 @@ class Menu:
         if item is MenuItem.BRIGHTNESS:
             level = _next(BRIGHTNESS_LEVELS, settings.brightness)
             return replace(settings, brightness=level), MenuChoice.STAY
+        if item is MenuItem.COLOUR_BLIND:
+            team = _next(PALETTES, settings.colour_blind)
+            return replace(settings, colour_blind=team), MenuChoice.STAY
         if item is MenuItem.TIMER:
             seconds = _next(TIMER_CHOICES, settings.timer_s)
             return replace(settings, timer_s=seconds), MenuChoice.STAY
+        if item is MenuItem.AUTOSTART:
+            return replace(settings, timer_autostart=not settings.timer_autostart), MenuChoice.STAY
         return replace(settings, strict=not settings.strict), MenuChoice.STAY
 
-    def view(self, settings: TableSettings, catalog: GNUTranslations) -> MenuView:
-        """The menu as the screen shows it, values included."""
+    def view(self, settings: TableSettings, catalog: GNUTranslations, playing: Mode) -> MenuView:
+        """The menu as the screen shows it, values included, while a game of mode `playing`
+        is in play."""
         _ = catalog.gettext
+        palette = settings.colour_blind
         values = {
             MenuItem.MODE: _(m.MODE_COOP if settings.mode is Mode.COOP else m.MODE_STANDARD),
             MenuItem.LANGUAGE: LANGUAGE_NAMES[settings.language],
             MenuItem.BRIGHTNESS: f"{settings.brightness}/{len(BRIGHTNESS_LEVELS)}",
+            MenuItem.COLOUR_BLIND: _(m.OFF if palette is None else m.TEAM_NAMES[palette]),
             MenuItem.TIMER: f"{settings.timer_s} s" if settings.timer_s else _(m.OFF),
+            MenuItem.AUTOSTART: _(m.ON if settings.timer_autostart else m.OFF),
             MenuItem.STRICT: _(m.ON if settings.strict else m.OFF),
         }
         items = tuple(
             f"{_(item.value)}: {values[item]}" if item in values else _(item.value)
             for item in ITEMS
         )
-        return MenuView(title=_(m.MENU), items=items, index=self.index)
+        # The game in play keeps its mode: say so while the menu shows another one.
+        next_game = self.item is MenuItem.MODE and settings.mode is not playing
+        hint = _(m.FROM_NEXT_GAME if next_game else m.MENU_HINT)
+        return MenuView(title=_(m.MENU), items=items, index=self.index, hint=hint)

@@ -102,6 +102,14 @@ PRESS_ANY_PAD = N_("Press pads and buttons")
 HOLD_PUSH_TO_EXIT = N_("Hold push: exit")
 KNOB_PUSHED = N_("Knob pushed")
 MENU = N_("Menu")
+MENU_HINT = N_("Turn: move · Push: set")
+FROM_NEXT_GAME = N_("From the next game")
+TEAM_NAMES = {Team.RED: N_("red"), Team.BLUE: N_("blue")}
+"""A team as a menu value (the colour-blind palette's blinking team)."""
+TIMER_IN_MENU = N_("Turn it on in the menu")
+MENU_BY_HOLDING = N_("Menu: hold the knob")
+TIMER_OFF_NOTICE = (TIMER_OFF, TIMER_IN_MENU, MENU_BY_HOLDING)
+"""What a press or a hold of TIMER says while the timer is off: where to turn it on."""
 SELF_TEST = N_("Self-test")
 TURN_CLOCKWISE = N_("Turn right one click")
 PUSH_ENCODER = N_("Push the knob")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
-from board_rules.codenames import Mode
+from board_rules.codenames import Mode, Team
 from firmware.table.i18n import LANGUAGES
 
 TIMER_CHOICES: Final = (0, 30, 60, 90, 120, 150, 180)
@@ -28,11 +28,16 @@ class TableSettings:
     timer_s: int = 0
     strict: bool = False
     """Strict timer: the end of the sand timer ends the guessing team's turn."""
+    timer_autostart: bool = False
+    """The sand timer starts by itself when a clue is announced."""
+    colour_blind: Team | None = None
+    """The colour-blind palette's team, whose lights also blink slowly; None: the normal one."""
 
     def to_saved(self) -> dict[str, Any]:
         """The JSON-ready values, one per setting."""
         values = asdict(self)
         values["mode"] = self.mode.value
+        values["colour_blind"] = None if self.colour_blind is None else self.colour_blind.value
         return values
 
     def with_saved(self, saved: dict[str, Any]) -> TableSettings:
@@ -43,6 +48,8 @@ class TableSettings:
             try:
                 if name == "mode":
                     change[name] = Mode(value)
+                elif name == "colour_blind" and value is not None:
+                    change[name] = Team(value)
                 candidate = replace(self, **change)
             except (TypeError, ValueError):
                 continue
@@ -59,4 +66,6 @@ class TableSettings:
             and type(self.timer_s) is int
             and self.timer_s in TIMER_CHOICES
             and isinstance(self.strict, bool)
+            and isinstance(self.timer_autostart, bool)
+            and (self.colour_blind is None or isinstance(self.colour_blind, Team))
         )

@@ -40,6 +40,7 @@ def layout() -> Iterator[ModuleType]:
         sys.path.remove(str(HARDWARE))
         sys.modules.pop("make_layout_svg", None)
         sys.modules.pop("make_wiring_svg", None)
+        sys.modules.pop("svg_drawing", None)
 
 
 def marked_table(readme: str, name: str) -> list[list[str]]:

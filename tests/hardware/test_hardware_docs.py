@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import replace
@@ -125,7 +126,11 @@ def load_generator() -> ModuleType:
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(HARDWARE))  # for its sibling svg_drawing.py
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(HARDWARE))
     return module
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from board_rules.codenames import Mode
+from board_rules.codenames import Mode, Team
 from firmware.drivers.led_layout import LedLayout
 from firmware.table.config import ConfigError, TableConfig, load_config, parse_config
 from firmware.table.led_pattern import LedStyle
@@ -30,6 +30,7 @@ def test_the_example_config_names_every_key() -> None:
         "brightness",
         "timer_s",
         "strict",
+        "timer_autostart",
         "sleep_after_s",
         "state_dir",
     }
@@ -59,11 +60,27 @@ def test_values_are_read_into_their_places(tmp_path: Path) -> None:
     assert config.led_style.blue == (0, 0, 255)
 
 
+def test_auto_timer_and_the_colour_blind_palette_are_defaults_of_the_menu() -> None:
+    plain = parse_config({}, "test.toml").settings
+    assert (plain.timer_autostart, plain.colour_blind) == (False, None)
+    config = parse_config(
+        {
+            "table": {"timer_autostart": True},
+            "led": {"style": {"colour_blind": True, "colour_blind_team": "red"}},
+        },
+        "test.toml",
+    )
+    assert (config.settings.timer_autostart, config.settings.colour_blind) == (True, Team.RED)
+    team_only = parse_config({"led": {"style": {"colour_blind_team": "red"}}}, "test.toml")
+    assert team_only.settings.colour_blind is None  # the palette stays off
+
+
 @pytest.mark.parametrize(
     ("data", "named"),
     [
         ({"table": {"timer_s": 45}}, "test.toml: table.timer_s: expected one of"),
         ({"table": {"strict": "yes"}}, "table.strict: expected true or false"),
+        ({"table": {"timer_autostart": 1}}, "table.timer_autostart: expected true or false"),
         ({"table": {"brightness": 3.0}}, "table.brightness"),
         ({"input": {"debounce_ms": -1}}, "input.debounce_ms"),
         ({"input": {"speed": 1}}, "input.speed: unknown key"),

@@ -24,7 +24,10 @@ def test_the_table_sleeps_after_the_configured_time(virtual_table: TableFactory)
 def test_the_key_is_wired_and_looks_as_the_config_says(virtual_table: TableFactory) -> None:
     layout = replace(STILL.led_layout, rotation=90)
     style = replace(STILL.led_style, colour_blind=True)
-    with virtual_table(config=replace(STILL, led_layout=layout, led_style=style)) as vt:
+    # The palette is a menu setting whose default the config's [led.style] gives.
+    settings = replace(STILL.settings, colour_blind=style.colour_blind_team)
+    config = replace(STILL, led_layout=layout, led_style=style, settings=settings)
+    with virtual_table(config=config) as vt:
         assert vt.lights.layout == layout
         # All of the look but the brightness, which the table sets from its menu's level.
         assert replace(vt.lights.style, brightness=style.brightness) == style

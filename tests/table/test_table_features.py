@@ -9,6 +9,7 @@ import pytest
 from board_rules.codenames import Coord
 from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.table.config import TableConfig
+from firmware.table.menu import ITEMS, MenuItem
 from firmware.table.settings import TableSettings
 
 from ..conftest import TableFactory
@@ -40,10 +41,12 @@ def test_the_buzzer_beeps_when_the_timer_runs_out_and_not_before(
 
         vt.push()
         vt.press_button(ConsoleButton.TIMER)
-        vt.wait(29.0)
+        vt.wait(19.0)
         assert sounded() == 0
-        vt.wait(2.0)
-        assert sounded() == 1
+        vt.wait(10.0)
+        assert sounded() == 1  # the ten-second warning
+        vt.wait(3.0)
+        assert sounded() == 4  # and the three beeps of the end
         assert buzzer.state == 0  # and it stopped again
 
 
@@ -130,10 +133,10 @@ def test_the_timer_is_off_by_default_and_a_press_says_so(tmp_path: Path) -> None
     assert later["game"]["phase"] == "guess"
 
 
-def _menu(*pushes_at: int) -> str:
-    """Open the menu and push at each item index given (turning from the current one)."""
+def _menu(*items: MenuItem) -> str:
+    """Open the menu and push at each item given (turning from the current one)."""
     lines, at = ["push 1.2"], 0
-    for index in pushes_at:
+    for index in map(ITEMS.index, items):
         if index != at:
             lines.append(f"turn {index - at:+d}")
         lines.append("push")
@@ -142,8 +145,8 @@ def _menu(*pushes_at: int) -> str:
 
 
 def test_menu_changes_apply_and_survive_a_restart(tmp_path: Path) -> None:
-    # Items: mode 0, language 1, brightness 2, timer 3, strict 4, pad test 5, exit 6.
-    script = f"{KEY_LINE}\n{_menu(1, 3, 6)}dump\npower-cut\ndump\n"
+    script = f"{KEY_LINE}\n{_menu(MenuItem.LANGUAGE, MenuItem.TIMER, MenuItem.EXIT)}dump\n"
+    script += "power-cut\ndump\n"
     before, after = play(script, tmp_path)
     assert before["oled"][0] == "Jefe de espías rojo"
     assert after["oled"][0] == "Jefe de espías rojo"
@@ -154,7 +157,13 @@ def test_menu_changes_apply_and_survive_a_restart(tmp_path: Path) -> None:
 
 def test_the_menu_shows_its_items_with_their_values(tmp_path: Path) -> None:
     (menu,) = play(f"{KEY_LINE}\npush 1.2\nturn +2\ndump\n", tmp_path)
-    assert menu["oled"] == ["Menu", "  Language: English", "→ Brightness: 3/5", "  Timer: off"]
+    assert menu["oled"] == [
+        "Menu",
+        "  Language: English",
+        "→ Brightness: 3/5",
+        "  Colour-blind: off",
+        "Turn: move · Push: set",
+    ]
 
 
 def test_a_long_push_leaves_the_menu_without_changing_anything(tmp_path: Path) -> None:
@@ -163,21 +172,22 @@ def test_a_long_push_leaves_the_menu_without_changing_anything(tmp_path: Path) -
 
 
 def test_the_menu_mode_takes_effect_with_the_next_game(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\n{_menu(0, 6)}dump\nbutton new 2.1\ndump\n"
+    script = f"{KEY_LINE}\n{_menu(MenuItem.MODE, MenuItem.EXIT)}dump\nbutton new 2.1\ndump\n"
     same, coop = play(script, tmp_path)
     assert same["game"]["mode"] == "standard"
     assert coop["game"]["mode"] == "coop"
 
 
 def test_brightness_from_the_menu_changes_the_led_key(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\ndump\n{_menu(2, 2)}dump\n"
+    script = f"{KEY_LINE}\ndump\n{_menu(MenuItem.BRIGHTNESS, MenuItem.BRIGHTNESS)}dump\n"
     level3, level5 = play(script, tmp_path)
     assert int(level5["leds"]["A1"][1:3], 16) > int(level3["leds"]["A1"][1:3], 16)
 
 
 def test_pad_test_shows_each_input_and_a_long_push_leaves(tmp_path: Path) -> None:
     script = (
-        f"{KEY_LINE}\n{_menu(5)}press C3\ndump\nbutton undo\ndump\nbutton new 2.1\ndump\n"
+        f"{KEY_LINE}\n{_menu(MenuItem.PAD_TEST)}press C3\ndump\nbutton undo\ndump\n"
+        "button new 2.1\ndump\n"
         "turn -1\ndump\npush\ndump\npush 1.2\ndump\n"
     )
     pad, button, held, turned, pushed, left = play(script, tmp_path)
@@ -194,7 +204,7 @@ def test_pad_test_shows_each_input_and_a_long_push_leaves(tmp_path: Path) -> Non
 
 
 def test_pad_test_speaks_the_tables_language(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\n{_menu(5)}button timer 1.2\ndump\npush\ndump\n"
+    script = f"{KEY_LINE}\n{_menu(MenuItem.PAD_TEST)}button timer 1.2\ndump\npush\ndump\n"
     held, pushed = play(script, tmp_path, language="it")
     assert held["oled"][:3] == ["Prova tasti", "Premi carte e tasti", "TIMER tenuto"]
     assert pushed["oled"][2] == "Manopola premuta"
@@ -241,7 +251,7 @@ def test_a_waking_turn_or_push_of_the_encoder_does_nothing_else(tmp_path: Path) 
 
 
 def test_sleep_closes_the_pad_test(tmp_path: Path) -> None:
-    script = f"{KEY_LINE}\n{_menu(5)}wait 601\npress A1\ndump\n"
+    script = f"{KEY_LINE}\n{_menu(MenuItem.PAD_TEST)}wait 601\npress A1\ndump\n"
     (state,) = play(script, tmp_path)
     assert state["oled"][0] == "Red spymaster"
 
