@@ -4,7 +4,8 @@
 #
 #   systemd/install.sh            check, then install and (re)start the service
 #   systemd/install.sh --check    only report what is missing (system packages, I2C, SPI,
-#                                 groups, a state folder that would not survive a reboot, a
+#                                 groups, the config.txt lines for the model (I2C speed, a fixed
+#                                 core clock), a state folder that would not survive a reboot, a
 #                                 config the installed table refuses) and whether the SD card is
 #                                 protected; exit 1 if anything is missing, else 0
 #   systemd/install.sh --dry-run  check, then print the commands an install would run
@@ -201,6 +202,114 @@ check_devices() {
         "update the kernel (sudo apt full-upgrade), then reboot"
 }
 
+model_filters() { # MODEL: the config.txt model sections ([pi4] and so on) that apply to it
+    case $1 in
+        *"Raspberry Pi 400"*) echo "pi4 pi400" ;;
+        *"Compute Module 4"*) echo "pi4 cm4" ;;
+        *"Raspberry Pi 4"*) echo "pi4" ;;
+        *"Raspberry Pi 500"*) echo "pi5 pi500" ;;
+        *"Compute Module 5"*) echo "pi5 cm5" ;;
+        *"Raspberry Pi 5"*) echo "pi5" ;;
+        *"Zero 2"*) echo "pi0 pi02" ;;
+        *"Raspberry Pi 3"*"Plus"*) echo "pi3 pi3+" ;;
+        *"Raspberry Pi 3"* | *"Compute Module 3"*) echo "pi3" ;;
+        *"Raspberry Pi Zero"*) echo "pi0" ;;
+        *) echo "" ;;
+    esac
+}
+
+boot_settings() { # FILE FILTERS: every setting that applies to this model, as key=value lines
+    # As the firmware reads it: [all] applies to every model, a model section ([pi4], [pi02],
+    # ...) only to its models, [none] to none; a section under any other condition (HDMI, EDID,
+    # GPIO) cannot be judged from here, so its lines do not count. dtparam lines come out as
+    # dtparam:NAME=VALUE, one per parameter; a later line wins.
+    awk -v filters=" $2 " '
+        { sub(/#.*/, ""); gsub(/^[ \t]+|[ \t\r]+$/, "") }
+        $0 == "" { next }
+        /^\[.*\]$/ {
+            name = tolower(substr($0, 2, length($0) - 2))
+            if (name == "all") applies = 1
+            else if (name == "none") applies = 0
+            else if (name ~ /^(pi[0-9]|cm[0-9])/) applies = index(filters, " " name " ") > 0
+            else applies = 0
+            next
+        }
+        !applies { next }
+        {
+            eq = index($0, "=")
+            if (eq == 0) next
+            key = substr($0, 1, eq - 1)
+            value = substr($0, eq + 1)
+            if (key != "dtparam") { print key "=" value; next }
+            n = split(value, params, ",")
+            for (i = 1; i <= n; i++) {
+                if (index(params[i], "=") == 0) params[i] = params[i] "=on"
+                print "dtparam:" params[i]
+            }
+        }
+        BEGIN { applies = 1 }' "$1"
+}
+
+setting() { # NAME: the last value of NAME in $settings (empty when unset)
+    printf '%s\n' "$settings" | sed -n "s/^$1=//p" | tail -n 1
+}
+
+need_setting() { # NAME VALUE SECTION WHY: report NAME unless it is VALUE in $boot_file
+    have=$(setting "$1")
+    line=$1=$2
+    case $1 in dtparam:*) line=dtparam=${1#dtparam:}=$2 ;; esac
+    if [ "$have" = "$2" ]; then
+        ok "config.txt: $line"
+        return
+    fi
+    if [ -z "$have" ]; then
+        what="config.txt has no $line for this $short_model: $4"
+    else
+        what="config.txt sets ${1#dtparam:} to $have where this $short_model needs $line: $4"
+    fi
+    problem "$what" \
+        "printf '[$3]\\n$line\\n[all]\\n' | sudo tee -a ${boot_file#"$ROOT"}, then reboot (see hardware/README.md)"
+}
+
+check_boot_config() { # the config.txt lines hardware/README.md calls necessary, per model
+    boot_file=""
+    for candidate in /boot/firmware/config.txt /boot/config.txt; do
+        if [ -r "$ROOT$candidate" ]; then
+            boot_file=$ROOT$candidate
+            break
+        fi
+    done
+    if [ -z "$boot_file" ]; then
+        problem "no /boot/firmware/config.txt or /boot/config.txt: cannot check the I2C speed and the core clock" \
+            "add the lines of hardware/README.md (Raspberry Pi configuration) to the boot partition's config.txt"
+        return
+    fi
+    model=""
+    if [ -r "$ROOT/proc/device-tree/model" ]; then
+        model=$(tr -d '\000' <"$ROOT/proc/device-tree/model")
+    fi
+    filters=$(model_filters "$model")
+    short_model=${model% Rev *}
+    short_model=${short_model:-Pi}
+    settings=$(boot_settings "$boot_file" "$filters")
+    if [ -n "$(setting dtparam:i2c_baudrate)" ] && [ -z "$(setting dtparam:i2c_arm_baudrate)" ]; then
+        settings="$settings
+dtparam:i2c_arm_baudrate=$(setting dtparam:i2c_baudrate)"
+    fi
+    need_setting dtparam:i2c_arm_baudrate 400000 all "a full OLED frame is slow at the default 100 kHz"
+    case " $filters " in
+        *" pi4 "*)
+            need_setting core_freq 500 pi4 "the SPI clock of the LED key follows the core clock"
+            need_setting core_freq_min 500 pi4 "idle frequency scaling moves the SPI clock and corrupts the LED colours"
+            ;;
+        *" pi3 "* | *" pi02 "*)
+            section=pi3
+            case " $filters " in *" pi02 "*) section=pi02 ;; esac
+            need_setting core_freq 250 "$section" "the SPI clock of the LED key follows the core clock; without it the LED colours are corrupted"
+            ;;
+    esac
+}
+
 check_groups() {
     for group in $NEEDED_GROUPS; do
         if ! group_exists "$group"; then
@@ -349,6 +458,7 @@ check_all() {
     check_python
     check_packages
     check_devices
+    check_boot_config
     check_groups
     check_protection
     check_state_dir

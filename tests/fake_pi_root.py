@@ -17,6 +17,21 @@ APT_PACKAGES = ("python3-venv", "python3-dev", "gcc", "libc6-dev")
 """What install.sh needs from the system to build the `pi` extra (its APT_PACKAGES)."""
 SD_CARD = "/dev/mmcblk0p2 / ext4 rw,noatime 0 0\n/dev/mmcblk0p1 /boot/firmware vfat rw 0 0\n"
 """/proc/mounts of a Pi as Raspberry Pi OS leaves it: the root written in place."""
+PI_4 = "Raspberry Pi 4 Model B Rev 1.5"
+READY_CONFIG_TXT = """\
+dtparam=i2c_arm=on
+dtparam=i2c_arm_baudrate=400000
+dtparam=spi=on
+[pi3]
+core_freq=250
+[pi02]
+core_freq=250
+[pi4]
+core_freq=500
+core_freq_min=500
+[all]
+"""
+"""/boot/firmware/config.txt with the lines hardware/README.md asks for, on every model."""
 
 
 def dpkg_status(packages: tuple[str, ...], *, removed: tuple[str, ...] = ()) -> str:
@@ -34,11 +49,17 @@ def fake_pi(
     user_groups: tuple[str, ...] | None,
     packages: tuple[str, ...] = APT_PACKAGES,
     mounts: str = SD_CARD,
+    model: str = PI_4,
+    config_txt: str | None = READY_CONFIG_TXT,
 ) -> Path:
-    """A directory standing for a Pi's /: its model, OS, groups, users, packages, mounts and
-    device nodes. `user_groups` None: the service user does not exist yet."""
+    """A directory standing for a Pi's /: its model, OS, groups, users, packages, mounts,
+    device nodes and /boot/firmware/config.txt (none when `config_txt` is None). `user_groups`
+    None: the service user does not exist yet."""
     (root / "proc/device-tree").mkdir(parents=True)
-    (root / "proc/device-tree/model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+    (root / "proc/device-tree/model").write_bytes(model.encode() + b"\0")
+    if config_txt is not None:
+        (root / "boot/firmware").mkdir(parents=True)
+        (root / "boot/firmware/config.txt").write_text(config_txt)
     (root / "proc/mounts").write_text(mounts)
     (root / "etc").mkdir()
     (root / "etc/os-release").write_text(
@@ -62,7 +83,12 @@ def fake_pi(
 
 
 def ready_pi(
-    root: Path, *, packages: tuple[str, ...] = APT_PACKAGES, mounts: str = SD_CARD
+    root: Path,
+    *,
+    packages: tuple[str, ...] = APT_PACKAGES,
+    mounts: str = SD_CARD,
+    model: str = PI_4,
+    config_txt: str | None = READY_CONFIG_TXT,
 ) -> Path:
     """A Pi with every bus on and the service user in its groups."""
     return fake_pi(
@@ -71,6 +97,8 @@ def ready_pi(
         user_groups=("gpio", "i2c", "spi"),
         packages=packages,
         mounts=mounts,
+        model=model,
+        config_txt=config_txt,
     )
 
 

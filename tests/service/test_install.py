@@ -1,4 +1,5 @@
-"""install.sh on a fresh 64-bit Pi and on a protected SD card: the system packages it needs, the
+"""install.sh on a fresh 64-bit Pi and on a protected SD card: the config.txt lines each model
+needs, the system packages it needs, the
 pinned versions it installs, the config it checks before a restart, the state folder it checks
 for persistence and makes writable, what uninstall.sh leaves; and state_dir.py, which reads the
 state folder from a config. Every Pi is a fake root of plain files (tests/fake_pi_root.py).
@@ -22,6 +23,7 @@ from firmware.table.config import DEFAULT_STATE_DIR
 
 from ..fake_pi_root import (
     APT_PACKAGES,
+    READY_CONFIG_TXT,
     SD_CARD,
     commands,
     dpkg_status,
@@ -424,3 +426,106 @@ def test_pi_userland_is_a_make_target_outside_make_test() -> None:
 
     assert dry("pi-userland").splitlines()[-1].startswith("sh systemd/pi_userland.sh")
     assert "pi_userland" not in dry("test")
+
+
+# --- config.txt: the I2C speed and, per model, the fixed core clock the LED key's SPI needs ---
+
+PI_3 = "Raspberry Pi 3 Model B Rev 1.2"
+ZERO_2 = "Raspberry Pi Zero 2 W Rev 1.0"
+PI_5 = "Raspberry Pi 5 Model B Rev 1.0"
+
+
+def check_boot(tmp_path: Path, model: str, config_txt: str | None) -> tuple[str, list[str]]:
+    needs_root()
+    root = ready_pi(tmp_path / "pi", model=model, config_txt=config_txt)
+    result = run_script(INSTALL, "--check", root=root)
+    return result.stdout, missing_lines(result.stdout)
+
+
+@pytest.mark.parametrize("model", ["Raspberry Pi 4 Model B Rev 1.5", PI_3, ZERO_2, PI_5])
+def test_the_readme_lines_pass_on_every_model(tmp_path: Path, model: str) -> None:
+    out, missing = check_boot(tmp_path, model, READY_CONFIG_TXT)
+    assert missing == []
+    assert "ok: config.txt: dtparam=i2c_arm_baudrate=400000" in out
+
+
+def test_a_pi_4_without_a_fixed_core_clock_is_told_the_lines_to_add(tmp_path: Path) -> None:
+    out, missing = check_boot(
+        tmp_path, "Raspberry Pi 4 Model B Rev 1.5", "dtparam=i2c_arm_baudrate=400000\n"
+    )
+    assert len(missing) == 2
+    assert "no core_freq=500 for this Raspberry Pi 4 Model B" in missing[0]
+    assert "no core_freq_min=500" in missing[1]
+    assert (
+        "printf '[pi4]\\ncore_freq_min=500\\n[all]\\n' | sudo tee -a /boot/firmware/config.txt"
+        in out
+    )
+
+
+@pytest.mark.parametrize(("model", "section"), [(PI_3, "pi3"), (ZERO_2, "pi02")])
+def test_a_pi_3_or_zero_2_needs_core_freq_250(tmp_path: Path, model: str, section: str) -> None:
+    out, missing = check_boot(tmp_path, model, "dtparam=i2c_arm_baudrate=400000\n")
+    assert len(missing) == 1
+    assert "no core_freq=250" in missing[0]
+    assert f"printf '[{section}]\\ncore_freq=250\\n[all]\\n'" in out
+
+
+def test_a_line_in_another_models_section_does_not_count(tmp_path: Path) -> None:
+    text = "dtparam=i2c_arm_baudrate=400000\n[pi4]\ncore_freq=250\n[all]\n"
+    _, missing = check_boot(tmp_path, PI_3, text)
+    assert len(missing) == 1
+    assert "no core_freq=250" in missing[0]
+
+
+def test_the_zero_2_reads_the_pi0_section_too(tmp_path: Path) -> None:
+    text = "dtparam=i2c_arm_baudrate=400000\n[pi0]\ncore_freq=250\n"
+    assert check_boot(tmp_path, ZERO_2, text)[1] == []
+
+
+def test_a_wrong_value_is_named_and_the_last_line_wins(tmp_path: Path) -> None:
+    text = (
+        "dtparam=i2c_arm=on,i2c_arm_baudrate=400000  # fast mode\n"
+        "[pi4]\ncore_freq=500\ncore_freq_min=500\ncore_freq_min=250\n"
+        "[all]\ndtparam=i2c_arm_baudrate=100000\n"
+    )
+    _, missing = check_boot(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", text)
+    assert missing == [
+        "MISSING: config.txt sets i2c_arm_baudrate to 100000 where this Raspberry Pi 4 Model B "
+        "needs dtparam=i2c_arm_baudrate=400000: a full OLED frame is slow at the default 100 kHz",
+        "MISSING: config.txt sets core_freq_min to 250 where this Raspberry Pi 4 Model B needs "
+        "core_freq_min=500: idle frequency scaling moves the SPI clock and corrupts the LED "
+        "colours",
+    ]
+
+
+def test_a_pi_5_needs_only_the_i2c_speed(tmp_path: Path) -> None:
+    out, missing = check_boot(tmp_path, PI_5, "dtparam=spi=on\n")
+    assert len(missing) == 1
+    assert "no dtparam=i2c_arm_baudrate=400000" in missing[0]
+    assert "printf '[all]\\ndtparam=i2c_arm_baudrate=400000\\n[all]\\n'" in out
+
+
+def test_the_older_boot_folder_is_read_when_the_newer_is_absent(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path / "pi", config_txt=None)
+    (root / "boot").mkdir()
+    (root / "boot/config.txt").write_text(READY_CONFIG_TXT.replace("core_freq_min=500", ""))
+    result = run_script(INSTALL, "--check", root=root)
+    assert [line for line in missing_lines(result.stdout)] == [
+        "MISSING: config.txt has no core_freq_min=500 for this Raspberry Pi 4 Model B: idle "
+        "frequency scaling moves the SPI clock and corrupts the LED colours"
+    ]
+    assert "sudo tee -a /boot/config.txt" in result.stdout
+
+
+def test_a_pi_without_config_txt_is_told_so(tmp_path: Path) -> None:
+    _, missing = check_boot(tmp_path, PI_3, None)
+    assert len(missing) == 1
+    assert "no /boot/firmware/config.txt or /boot/config.txt" in missing[0]
+
+
+def test_a_section_under_another_condition_does_not_count(tmp_path: Path) -> None:
+    text = "[HDMI:0]\ndtparam=i2c_arm_baudrate=400000\n[pi3]\ncore_freq=250\n"
+    _, missing = check_boot(tmp_path, PI_3, text)
+    assert len(missing) == 1
+    assert "i2c_arm_baudrate" in missing[0]
