@@ -150,7 +150,7 @@ SCREENS: dict[str, Compose] = {
         GUESSING, lambda catalog: m.hold_line(catalog, m.switch_name(ConsoleButton.PENALTY))
     ),
     "notice-new-game": _notice(START, m.NEW_GAME),
-    "notice-undone": _notice(START, m.UNDONE),
+    "notice-undone": _notice(START, m.UNDONE_NEW_GAME),
     "notice-time-up": _notice(GUESSING, m.TIME_UP, bar=0.0, seconds=0),
     "notice-time-up-turn-over": _notice(_game("clue 2", "timeout"), m.TIME_UP, m.TURN_OVER),
     "notice-timer-paused": _notice(GUESSING, m.TIMER_PAUSED, bar=0.4, seconds=48),

@@ -8,6 +8,8 @@ clock, and reports on standard output, one flushed line each:
 
     resumed GAME_ID COUNT STATE_JSON    at start: the game resumed and its saved actions
     game GAME_ID                        a new game was started
+    back GAME_ID                        UNDO took back the new game (deleted from the disk):
+                                        GAME_ID, the game it replaced, is in play again
     action GAME_ID SEQ TEXT             an action accepted, saved and shown (SEQ from 0)
 
 An action's line is written at its first feedback, the moment the players see it taken: the
@@ -118,8 +120,12 @@ class _Reporter:
             return
         game = vt.table.game
         if game is not self._game:
-            self._game, self._game_id, self._reported = game, _game_id(vt), 0
-            _say(f"game {self._game_id}")
+            game_id = _game_id(vt)
+            # NEW adds the latest game; UNDO of a NEW deletes it, the one before is latest again.
+            back = game_id < self._game_id
+            self._game, self._game_id = game, game_id
+            self._reported = len(game.applied) if back else 0
+            _say(f"back {game_id}" if back else f"game {game_id}")
         applied = game.applied
         for seq in range(self._reported, len(applied)):
             _say(f"action {self._game_id} {seq} {applied[seq]}")

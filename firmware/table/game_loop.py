@@ -49,7 +49,7 @@ from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
 from firmware.table.sand_timer import END_BEEP, WARNING_BEEP, Beeper, TableTimer, TimerTick, play
-from firmware.table.saving import RecordedGame, Saver
+from firmware.table.saving import RecordedGame, Saver, recorded
 from firmware.table.screens import OledScreen, TableView, compose
 from firmware.table.settings import TableSettings
 from firmware.table.sleep import SleepWatch
@@ -143,6 +143,8 @@ class Table:
         self._saver = Saver(store, clock, self._schedule)
         self._first_key = first_key
         self._first_mode = first_mode
+        self._left: tuple[RecordedGame, ClueNumber] | None = None
+        """The game NEW replaced and its selector, while UNDO can bring it back."""
         self._current = self._resume()
         if self._saver.fault is not None:
             self._saver.retry_later()
@@ -154,11 +156,23 @@ class Table:
         try:
             saved = self._store.latest_game()
             if saved is not None:
-                started = saved.actions[0].at if saved.actions else self._wall_clock()
-                return RecordedGame(saved.replay(), list(saved.actions), started, saved.game_id)
+                current = recorded(saved, self._wall_clock())
+                if not current.game.standing:
+                    # Perhaps NEW dealt it just before the power went: UNDO still brings back
+                    # the game it replaced, as it would have without the power cut.
+                    self._left = self._saved_before(saved.game_id)
+                return current
         except (StoreError, IllegalActionError) as error:
             log.error("the last game cannot be resumed, starting anew: %s", error)
         return self._new_game()
+
+    def _saved_before(self, game_id: int) -> tuple[RecordedGame, ClueNumber] | None:
+        try:
+            saved = self._store.game_before(game_id)
+            return None if saved is None else (recorded(saved, self._wall_clock()), FIRST_SELECTOR)
+        except (StoreError, IllegalActionError) as error:
+            log.error("the game before the last cannot be brought back by UNDO: %s", error)
+            return None
 
     def _new_game(self, left: RecordedGame | None = None) -> RecordedGame:
         # A scripted run may fix the first key and mode; every later game draws its own key
@@ -263,6 +277,7 @@ class Table:
             case controls.Tell(texts):
                 self._show_notice(now, *texts)
             case controls.StartNewGame():
+                self._left = self._current, self._selector
                 self._current = self._new_game(left=self._current)
                 self._selector = FIRST_SELECTOR
                 self._timer.stop()
@@ -277,7 +292,9 @@ class Table:
         return False
 
     def _play(self, action: Action, now: float) -> bool:
-        before = self.state
+        before, standing = self.state, self.game.standing
+        if isinstance(action, Undo) and not standing and self._left is not None:
+            return self._undo_new_game(self._left, now)
         try:
             after = self._current.game.play(action)
         except IllegalActionError as error:
@@ -298,9 +315,19 @@ class Table:
             outcome = m.GUESS_AGAIN if after.phase is Phase.GUESS else m.TURN_OVER
             self._show_notice(now, m.IDENTITY_NAMES[identity], outcome)
         elif isinstance(action, Undo):
-            self._show_notice(now, m.UNDONE)
+            # What was taken back, and the cover to lift off its card if it had one.
+            self._show_notice(now, *m.undone_lines(self._catalog, standing[-1]))
         else:
             self._notice = ()
+        return True
+
+    def _undo_new_game(self, left: tuple[RecordedGame, ClueNumber], now: float) -> bool:
+        # One step back only: the game replaced, as it was. The sand timer is not brought back:
+        # NEW stopped it, and the time since belongs to no turn; TIMER turns it again.
+        self._saver.take_back(self._current, left[0])
+        (self._current, self._selector), self._left = left, None
+        self._timer.stop()
+        self._show_notice(now, m.UNDONE_NEW_GAME)
         return True
 
     def _start_timer(self, now: float) -> None:

@@ -9,7 +9,22 @@ from __future__ import annotations
 
 from gettext import GNUTranslations
 
-from board_rules.codenames import UNLIMITED, ClueNumber, Coord, EndReason, Identity, Reason, Team
+from board_rules.codenames import (
+    UNLIMITED,
+    ClueNumber,
+    Coord,
+    Cover,
+    Done,
+    EndReason,
+    GiveClue,
+    Identity,
+    Penalty,
+    PlayAction,
+    Reason,
+    Team,
+    Timeout,
+    Touch,
+)
 from firmware.drivers.events import (
     ButtonHeld,
     ButtonPressed,
@@ -90,7 +105,11 @@ ALL_AGENTS_FOUND = N_("All agents found")
 NEW_GAME_HINT = N_("Hold NEW: new game")
 GUESS_AGAIN = N_("Guess again")
 TURN_OVER = N_("Turn over")
-UNDONE = N_("Undone")
+UNDONE_NEW_GAME = N_("Undone: new game")
+LIFT_COVER = N_("Lift its cover")
+UNDONE_STOP = N_("Undone: stop")
+UNDONE_PENALTY = N_("Undone: penalty")
+UNDONE_TIMEOUT = N_("Undone: timeout")
 NEW_GAME = N_("New game")
 TWO_CARDS = N_("Two cards at once")
 PRESS_ONE = N_("Press one card only")
@@ -177,6 +196,24 @@ def stuck_line(catalog: GNUTranslations, card: str) -> str:
 def hold_line(catalog: GNUTranslations, switch: str) -> str:
     """A button that acts only when held was only tapped."""
     return catalog.gettext("Hold {switch} down").format(switch=switch)
+
+
+def undone_lines(catalog: GNUTranslations, action: PlayAction) -> tuple[str, ...]:
+    """What an undo took back, and for a card what to do at the table: the card's cover comes
+    off (`Undone: C3`, `Lift its cover`)."""
+    _ = catalog.gettext
+    match action:
+        case Touch(coord) | Cover(coord):
+            card = catalog.gettext("Undone: {card}").format(card=switch_name(coord))
+            return card, _(LIFT_COVER)
+        case GiveClue(number):
+            return (catalog.gettext("Undone: clue {number}").format(number=clue_text(number)),)
+        case Done():
+            return (_(UNDONE_STOP),)
+        case Penalty():
+            return (_(UNDONE_PENALTY),)
+        case Timeout():
+            return (_(UNDONE_TIMEOUT),)
 
 
 def switch_name(switch: Coord | ConsoleButton) -> str:

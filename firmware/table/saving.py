@@ -1,9 +1,10 @@
 """Saving and catch-up: every accepted action is written before any feedback, and a disk that
 refuses (full, locked, read-only…) never stops play.
 
-While writing fails, `Saver` keeps what the disk has not got (the games left with NEW, the menu
-settings, the game in play), tries again on a back-off, and once the disk takes it writes it all
-in order: the games left first, then the settings, then the game in play.
+While writing fails, `Saver` keeps what the disk has not got (new games taken back by UNDO, the
+games left with NEW, the menu settings, the game in play), tries again on a back-off, and once
+the disk takes it writes it all in order: the games taken back are deleted first, then the games
+left are written, then the settings, then the game in play.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from board_rules.codenames import Game
 from firmware.drivers.clock import Clock
-from firmware.table.store import GameStore, StoreError, TimedAction
+from firmware.table.store import GameStore, SavedGame, StoreError, TimedAction
 from firmware.table.store_faults import SaveFault
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,13 @@ class RecordedGame:
     game_id: int | None = None
 
 
+def recorded(saved: SavedGame, now: float) -> RecordedGame:
+    """A saved game to play on, rebuilt through the rules core (which raises
+    `IllegalActionError` on a record it rejects); `now` is its start when it has no action."""
+    started = saved.actions[0].at if saved.actions else now
+    return RecordedGame(saved.replay(), list(saved.actions), started, saved.game_id)
+
+
 class Saver:
     """Writes the table's games and settings to `store`, retrying after a failure.
 
@@ -49,6 +57,8 @@ class Saver:
         self._fault: SaveFault | None = store.fault
         self._backlog: list[RecordedGame] = []
         """Games left (NEW) while the disk failed, to write before the game in play."""
+        self._discards: list[int] = []
+        """Saved games taken back by UNDO while the disk failed, to delete before anything."""
         self._unsaved_settings: dict[str, object] = {}
         self._retry_s = RETRY_FIRST_S
         self._retry_due: float | None = None
@@ -67,15 +77,29 @@ class Saver:
             # Behind a failing disk, the new game waits its turn after the games left unsaved.
             self._backlog.append(left)
 
+    def take_back(self, new: RecordedGame, restored: RecordedGame) -> None:
+        """Forget `new`, a game taken back by UNDO, for `restored`, the game it replaced, which
+        is in play again: `new` is deleted from the disk (if it got there) before anything else
+        is written, so that a restart resumes `restored`."""
+        # Left while the disk failed, `restored` waits as the game in play now, not as a game left.
+        self._backlog = [game for game in self._backlog if game is not restored]
+        if new.game_id is not None:
+            self._discards.append(new.game_id)
+            new.game_id = None
+        self.save(restored)
+
     def save_settings(self, changed: dict[str, object], current: RecordedGame) -> None:
         """Write menu settings that changed, after anything the disk has not got yet."""
         self._unsaved_settings.update(changed)
         self.save(current)
 
     def save(self, current: RecordedGame) -> None:
-        """Write all the disk has not got yet, oldest first: the games left while it failed,
-        the menu settings, then `current`, the game in play."""
+        """Write all the disk has not got yet, oldest first: the deletions of games taken back,
+        the games left while it failed, the menu settings, then `current`, the game in play."""
         try:
+            while self._discards:
+                self._store.discard_game(self._discards[0])
+                self._discards.pop(0)
             while self._backlog:
                 self._record(self._backlog[0])
                 self._backlog.pop(0)
@@ -111,7 +135,9 @@ class Saver:
         fresh_starts = self._store.fresh_starts
         self._store.recover()
         if self._store.fresh_starts != fresh_starts:
-            # A damaged database was replaced: every game in memory is written anew.
+            # A damaged database was replaced: every game in memory is written anew, and the ids
+            # of games to delete name nothing (or, reused, a game that must stay).
+            self._discards.clear()
             for recorded in (*self._backlog, current):
                 recorded.game_id = None
         self.save(current)

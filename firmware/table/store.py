@@ -1,7 +1,8 @@
 """Saved games: every game and every accepted action, in SQLite, written before any feedback.
 
 WAL mode with `synchronous=FULL` makes each committed action survive a power cut. The table
-resumes the latest game by replaying its actions through the rules core.
+resumes the latest game by replaying its actions through the rules core; a new game taken back
+by UNDO is deleted, so that the game it replaced is the latest again.
 
 Opening the file, and moving a damaged one aside, is `firmware.table.store_open`'s job. A full,
 locked, read-only or failing disk leaves the files as they are: the store opens what it can read
@@ -231,6 +232,25 @@ class GameStore:
             return None
         rows = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1")
         return self.game(int(rows[0][0])) if rows else None
+
+    def game_before(self, game_id: int) -> SavedGame | None:
+        """The game saved just before `game_id` (the one NEW left), or None when there is none."""
+        if not self._schema:
+            return None
+        rows = self._read("SELECT id FROM games WHERE id < ? ORDER BY id DESC LIMIT 1", (game_id,))
+        return self.game(int(rows[0][0])) if rows else None
+
+    def discard_game(self, game_id: int) -> None:
+        """Delete a game and its actions in one transaction: a new game taken back by UNDO, so
+        that the latest game, the one a restart resumes, is again the game it replaced. Raises
+        `StoreError` when it cannot be written."""
+        self._write(
+            [
+                ("DELETE FROM actions WHERE game_id = ?", (game_id,)),
+                ("DELETE FROM games WHERE id = ?", (game_id,)),
+            ]
+        )
+        self._saved.pop(game_id, None)
 
     def game(self, game_id: int) -> SavedGame:
         """One saved game by id; raises `UnreadableGameError` when it no longer parses."""

@@ -68,12 +68,18 @@ def play_for(
     returns the actions applied in all of them."""
     applied = 0
     end = vt.clock.monotonic() + seconds
+    ids = vt.store.game_ids()
     while vt.clock.monotonic() < end:
         game = vt.table.game
         random_move(vt, rng, pads)
         if vt.table.game is not game:
             applied += len(game.applied)
-            assert_consistent(game, vt.store.game(vt.store.game_ids()[-2]))
+            left, ids = ids[-1], vt.store.game_ids()
+            if left in ids:  # NEW: the game left is kept as it was
+                assert_consistent(game, vt.store.game(left))
+            else:  # UNDO took back a new game: gone, and the game it replaced is in play again
+                assert not game.standing
+                assert_consistent(vt.table.game, vt.store.latest_game())
     return applied + len(vt.table.game.applied)
 
 
@@ -102,6 +108,11 @@ class Ledger:
             game_id = int(rest)
             assert game_id not in self.confirmed, f"game {game_id} started twice"
             self.confirmed[game_id] = []
+        elif kind == "back":
+            # UNDO took back the latest game, deleted from the disk: the one before is in play.
+            back, taken = int(rest), max(self.confirmed)
+            assert back < taken and back in self.confirmed, line
+            del self.confirmed[taken]
         else:
             assert kind == "action", line
             game_id, seq, text = rest.split(" ", 2)
@@ -143,7 +154,13 @@ class Ledger:
                     assert len(saved) <= len(confirmed) + 1
                 else:
                     assert saved == confirmed
-            assert set(self.confirmed) <= set(store.game_ids())
+            missing = set(self.confirmed) - set(store.game_ids())
+            # Only a new game taken back by UNDO just before the kill, before its line: the
+            # latest confirmed, with nothing of it standing (each undo took back one action).
+            assert missing <= {max(self.confirmed)}
+            for game_id in missing:
+                actions = self.confirmed.pop(game_id)
+                assert 2 * actions.count("undo") == len(actions)
         self.latest = latest
         self.cuts += 1
 

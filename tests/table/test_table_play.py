@@ -105,7 +105,7 @@ def test_undo_across_a_turn(tmp_path: Path) -> None:
     assert after_turn["game"]["turn"] == "blue"
     assert (undone["game"]["turn"], undone["game"]["phase"]) == ("red", "guess")
     assert undone["game"]["covered"] == {"A1": "red"}
-    assert undone["oled"][1] == "Undone"
+    assert undone["oled"][1:3] == ["Undone: C4", "Lift its cover"]
 
 
 def test_a_short_press_of_a_button_that_must_be_held_only_says_so(tmp_path: Path) -> None:
