@@ -7,7 +7,8 @@ with exponential back-off on the injected clock; `show()` meanwhile only remembe
 image. Once the chip answers again it is initialised afresh (a chip that lost power forgets its
 settings) and the current screen is drawn again in full. Against burn-in, the picture is
 shifted by a pixel or so every few minutes, and `set_dimmed` lowers the contrast (the table dims
-it when it sleeps).
+it when it sleeps). The panel is an SSD1306 or an SSD1309 (`OledConfig.controller`); a second
+one, at the bus's other address, is another `Oled` (`firmware.drivers.oled_group`).
 
 Clock timers run on the clock's thread on the Pi, the display worker calls `show()` on its own:
 whichever thread finds work takes the I/O lock and does it all, the other returns at once.
@@ -19,7 +20,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image
 
@@ -27,7 +28,7 @@ from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.framebuffer_diff import check_image, image_to_ram
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 from firmware.drivers.ssd1306_link import I2CBus, Ssd1306Link
-from firmware.drivers.ssd1306_protocol import FRAME_BYTES
+from firmware.drivers.ssd1306_protocol import FRAME_BYTES, Controller
 
 log = logging.getLogger(__name__)
 
@@ -36,14 +37,47 @@ FULL_FRAME_BYTES = 6 * 2 + 1 + FRAME_BYTES
 
 _MAX_SHIFT = 4
 
+SECOND_ADDRESS = 0x3D
+"""The other address an SSD1306 or SSD1309 module can be strapped to (its D/C pin, or the
+resistor on the back marked 0x7A/0x78, the 8-bit form of 0x3D/0x3C)."""
+
+
+def _check_address(address: int, what: str) -> None:
+    if not 0x08 <= address <= 0x77:
+        raise ValueError(f"{what} address 0x{address:02x} is not a 7-bit I2C address")
+
+
+@dataclass(frozen=True)
+class SecondOled:
+    """A second display on the same bus, for the other side of the table."""
+
+    address: int = SECOND_ADDRESS
+    rotate_180: bool = True
+    """It faces the players across the table: mounted the other way round, the chip turns it."""
+    reset_pin: int | None = None
+    """BCM GPIO wired to its RES, if its module needs one (as `OledConfig.reset_pin`)."""
+
+    def __post_init__(self) -> None:
+        _check_address(self.address, "second OLED")
+
 
 @dataclass(frozen=True)
 class OledConfig:
     """Settings of the OLED; every time is in seconds, None turns a feature off."""
 
     address: int = DEFAULT_PIN_MAP.oled_address
-    contrast: int = 0xFF
-    """Contrast while in use (0–255)."""
+    controller: Controller = Controller.SSD1306
+    """The panel's controller: the 0.96-inch SSD1306 or the 2.42-inch SSD1309."""
+    reset_pin: int | None = None
+    """BCM GPIO wired to the module's RES, pulsed low before each initialisation; None when RES
+    is held high on the module (most SSD1306 boards)."""
+    second: SecondOled | None = None
+    """A second display, showing the same screens; None: one display."""
+    contrast: int = 0x7F
+    """Contrast while in use (0–255). Half the segment current, the chip's own reset value: an
+    OLED's pixels fade with the current through them, and faster the higher it is, so over long
+    café hours full contrast burns the table's fixed labels into the panel sooner; half is still
+    plain to read in a lit room, and a bright one can raise it."""
     dim_contrast: int = 0x10
     """Contrast while dimmed."""
     shift_every: float | None = 180.0
@@ -58,8 +92,13 @@ class OledConfig:
     """Longest back-off."""
 
     def __post_init__(self) -> None:
-        if not 0x08 <= self.address <= 0x77:
-            raise ValueError(f"OLED address 0x{self.address:02x} is not a 7-bit I2C address")
+        _check_address(self.address, "OLED")
+        if self.second is not None and self.second.address == self.address:
+            raise ValueError(f"the second OLED needs another address than 0x{self.address:02x}")
+        second_reset = None if self.second is None else self.second.reset_pin
+        pins = [pin for pin in (self.reset_pin, second_reset) if pin is not None]
+        if any(not 0 <= pin <= 27 for pin in pins) or len(set(pins)) < len(pins):
+            raise ValueError("OLED reset pins must be BCM GPIOs 0-27, one per display")
         for name in ("contrast", "dim_contrast"):
             if not 0 <= getattr(self, name) <= 0xFF:
                 raise ValueError(f"OLED {name} must be within 0 and 255")
@@ -73,6 +112,21 @@ class OledConfig:
         if not 0 < self.retry_first <= self.retry_max:
             raise ValueError("OLED back-off needs 0 < retry_first <= retry_max")
 
+    @property
+    def panels(self) -> tuple[OledConfig, ...]:
+        """One config per display: this one, then the second's (its address, turn and reset
+        line; every other setting shared)."""
+        first = replace(self, second=None)
+        if self.second is None:
+            return (first,)
+        second = replace(
+            first,
+            address=self.second.address,
+            rotate_180=self.second.rotate_180,
+            reset_pin=self.second.reset_pin,
+        )
+        return first, second
+
 
 class Oled:
     """The OLED of the table: `show()` a 1-bit 128 × 64 image; never raises for the bus.
@@ -85,9 +139,16 @@ class Oled:
     """
 
     def __init__(
-        self, clock: Clock, *, i2c: I2CBus | None = None, config: OledConfig | None = None
+        self,
+        clock: Clock,
+        *,
+        i2c: I2CBus | None = None,
+        config: OledConfig | None = None,
+        reset: Callable[[], None] | None = None,
     ) -> None:
         self.config = config or OledConfig()
+        self._reset = reset
+        """Pulses the module's RES line before each initialisation (`reset_pin`)."""
         self._clock = clock
         self._owns_bus = i2c is None
         self._bus: I2CBus | None = i2c  # opened by `_initialise` when not given
@@ -253,7 +314,13 @@ class Oled:
             self._init_due = False
         if self._bus is None:
             self._bus = _open_board_i2c()
-        self._chip = Ssd1306Link(self._bus, self.config.address, rotate_180=self.config.rotate_180)
+        self._chip = Ssd1306Link(
+            self._bus,
+            self.config.address,
+            rotate_180=self.config.rotate_180,
+            controller=self.config.controller,
+            reset=self._reset,
+        )
         with self._lock:
             self._up = True
         return self._chip

@@ -1,4 +1,5 @@
-"""One SSD1306 on an I2C bus, set up and sent only what changed; no threads, no retries.
+"""One SSD1306 (or SSD1309) on an I2C bus, set up and sent only what changed; no threads, no
+retries.
 
 Adafruit's `SSD1306_I2C` initialises the chip and sets contrast, orientation and power; frames go
 out here instead, because its `show()` always sends the whole 1 KB (about 92 ms at the Pi's
@@ -6,23 +7,41 @@ default 100 kHz, 23 ms at 400 kHz). A `Ssd1306Link` remembers what the chip hold
 the windows `firmware.drivers.framebuffer_diff` plans. Every bus error comes out as `OSError`; after
 one, what the chip holds is unknown and the link is dropped (`firmware.drivers.oled` opens a new
 one).
+
+An SSD1309 is set up by the same init and then given what it does otherwise
+(`firmware.drivers.ssd1306_protocol.Controller`): its command lock opened first, its charge pump
+left alone (it has none), its own precharge and VCOMH levels. Panels that need their RES line
+pulsed before they answer are handed a `reset` that does it.
 """
 
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from firmware.drivers.framebuffer_diff import plan_windows, window_commands, window_data
 from firmware.drivers.ssd1306_protocol import (
+    COMMAND_UNLOCK,
     CONTROL_COMMANDS,
     HEIGHT,
     LONGEST_ARGUMENTS,
+    SSD1309_SETUP,
     WIDTH,
+    Command,
+    Controller,
 )
 
 DECODER_FLUSH = bytes((CONTROL_COMMANDS,)) + bytes(LONGEST_ARGUMENTS)
 """Control byte 0x00 (commands follow) and six 0x00 commands or arguments."""
+
+SSD1309_UNLOCK = bytes((CONTROL_COMMANDS, Command.SET_COMMAND_LOCK, COMMAND_UNLOCK))
+"""Sent to an SSD1309 before its init: a chip left locked would ignore the init."""
+
+
+def ssd1309_setup() -> bytes:
+    """The write that gives an SSD1309, after the SSD1306's init, its own drive levels."""
+    return bytes((CONTROL_COMMANDS, *(byte for pair in SSD1309_SETUP for byte in pair)))
 
 
 class I2CBus(Protocol):
@@ -55,10 +74,19 @@ class Ssd1306Link:
     """An initialised SSD1306 at `address` on `bus`, with the RAM and contrast it holds.
 
     Creating one initialises the chip afresh (a chip that lost power forgets its settings), so
-    its RAM is unknown and the first `draw` sends it whole. Raises `OSError` for the bus.
+    its RAM is unknown and the first `draw` sends it whole. `reset`, when given, pulses the
+    panel's RES line first. Raises `OSError` for the bus.
     """
 
-    def __init__(self, bus: I2CBus, address: int, *, rotate_180: bool = False) -> None:
+    def __init__(
+        self,
+        bus: I2CBus,
+        address: int,
+        *,
+        rotate_180: bool = False,
+        controller: Controller = Controller.SSD1306,
+        reset: Callable[[], None] | None = None,
+    ) -> None:
         import adafruit_ssd1306
         from adafruit_bus_device.i2c_device import I2CDevice
 
@@ -69,16 +97,29 @@ class Ssd1306Link:
         # Adafruit's init happens to open with two commands it can spare; six zero bytes do not
         # rely on that: they complete the longest command (scroll set-up), 0x00 as a command
         # only sets the page mode start column, and whatever the zeros set, the init sets again.
+        if reset is not None:
+            reset()
+        ssd1309 = controller is Controller.SSD1309
         flush = I2CDevice(bus, address, probe=False)
         with flush:
             flush.write(DECODER_FLUSH)
+        if ssd1309:
+            with flush:
+                flush.write(SSD1309_UNLOCK)
         try:
-            driver = adafruit_ssd1306.SSD1306_I2C(WIDTH, HEIGHT, bus, addr=address)
+            # external_vcc for the SSD1309: it asks for the pump off (a byte the SSD1309 does
+            # not take as a command) and the precharge of a panel on external VCC.
+            driver = adafruit_ssd1306.SSD1306_I2C(
+                WIDTH, HEIGHT, bus, addr=address, external_vcc=ssd1309
+            )
         except ValueError as error:
             # Adafruit's probe reports a silent bus as ValueError; any other one is a bug.
             if not str(error).startswith("No I2C device"):
                 raise
             raise OSError(errno.ENXIO, str(error)) from error
+        if ssd1309:
+            with flush:
+                flush.write(ssd1309_setup())
         if rotate_180:
             # Adafruit's init sets 0xA1/0xC8, which is upright; its rotate(False) sends
             # 0xA0/0xC0, the half turn. The remap applies to data written next: full redraw.

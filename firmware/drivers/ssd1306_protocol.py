@@ -1,4 +1,5 @@
-"""The SSD1306's byte protocol, as its datasheet names it: RAM geometry, control bytes, opcodes.
+"""The SSD1306's byte protocol, as its datasheet names it: RAM geometry, control bytes, opcodes;
+and what the SSD1309 (the controller of the larger 2.42-inch 128 × 64 panels) does otherwise.
 
 One source for both sides of the bus: the table's driver (`firmware.drivers.ssd1306_link`) writes
 these bytes and the virtual chip (`firmware.virtual.ssd1306`) decodes them. Adafruit's
@@ -7,7 +8,7 @@ these bytes and the virtual chip (`firmware.virtual.ssd1306`) decodes them. Adaf
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 WIDTH = 128
 HEIGHT = 64
@@ -80,6 +81,9 @@ class Command(IntEnum):
     SET_COM_PINS_CONFIGURATION = 0xDA
     SET_VCOMH_DESELECT_LEVEL = 0xDB
     NOP = 0xE3
+    SET_COMMAND_LOCK = 0xFD
+    """SSD1309 only: one argument, `COMMAND_UNLOCK` or `COMMAND_LOCK`; a locked chip ignores
+    every other command."""
 
 
 _RANGES = (
@@ -136,8 +140,37 @@ ARGUMENT_COUNTS: dict[Command, int] = {
     Command.SET_PRECHARGE_PERIOD: 1,
     Command.SET_COM_PINS_CONFIGURATION: 1,
     Command.SET_VCOMH_DESELECT_LEVEL: 1,
+    Command.SET_COMMAND_LOCK: 1,
 }
 """Commands that take argument bytes, and how many; the others take none."""
 
 LONGEST_ARGUMENTS = max(ARGUMENT_COUNTS.values())
 """Argument bytes of the longest command (a horizontal scroll set-up)."""
+
+
+class Controller(StrEnum):
+    """The controller chip of the panel: the same RAM, addressing and commands, set up apart."""
+
+    SSD1306 = "ssd1306"
+    """The 0.96-inch modules: powered by the chip's own charge pump."""
+    SSD1309 = "ssd1309"
+    """The 2.42-inch modules: no charge pump (the module's boost converter feeds the panel's
+    VCC, so 0x8D is no command of this chip), a command lock, and its own drive levels."""
+
+
+COMMAND_UNLOCK = 0x12
+"""`SET_COMMAND_LOCK`'s argument that lets the chip take commands (its reset state)."""
+COMMAND_LOCK = 0x16
+
+SSD1309_PRECHARGE = 0x22
+"""Precharge phases of 2 clocks each: the SSD1309's reset value, for a panel on external VCC.
+Adafruit's SSD1306 init sends 0xF1, which suits the SSD1306's lower pumped VCC."""
+SSD1309_VCOMH = 0x34
+"""VCOMH deselect level of about 0.78 × VCC, the SSD1309's reset value: the 0x30 Adafruit
+sends is an SSD1306 level, which the SSD1309's table of levels does not have."""
+
+SSD1309_SETUP = (
+    (Command.SET_PRECHARGE_PERIOD, SSD1309_PRECHARGE),
+    (Command.SET_VCOMH_DESELECT_LEVEL, SSD1309_VCOMH),
+)
+"""What an SSD1309 is sent after the SSD1306's init (each command with its argument)."""

@@ -1,4 +1,4 @@
-"""A virtual SSD1306 OLED controller (128 × 64) that interprets the I2C byte stream it receives.
+"""A virtual SSD1306 (or SSD1309) OLED controller, 128 × 64, that interprets the I2C byte stream.
 
 It sits on a `firmware.virtual.i2c.VirtualI2C` bus under the real `adafruit_ssd1306` driver and
 keeps what the chip keeps: the 1 KB display RAM (page p, column c, bit b is the pixel x=c,
@@ -6,6 +6,12 @@ y=8p+b), the address pointers of the three addressing modes, and the settings th
 the glass shows (on/off, contrast, inversion, orientation). Tests read `memory`, `pixel()` or
 `to_image()`; the desktop simulation shows `visible_image()`. It decodes the opcodes of
 `firmware.drivers.ssd1306_protocol`, the module the table's driver writes them from.
+
+As an SSD1309 (`controller`) it lights without a charge pump (the module feeds VCC) and takes
+0x8D and 0xAD with their argument without effect, honours the command lock (0xFD), and starts
+from its own reset values. A `reset_line` (a gpiozero pin, as `MockFactory` makes) is its RES
+input: held low, the chip does not answer; a pulse sets its registers back; and a module made
+`needs_reset` answers only after its first pulse, as 2.42-inch boards without a reset circuit do.
 
 Deviations from the chip, on purpose: segment remap is applied when the glass is drawn rather
 than when data is written (the chip maps columns at write time, so the two differ only for data
@@ -15,20 +21,27 @@ not drawn; a read returns the status byte.
 
 from __future__ import annotations
 
+import errno
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from PIL import Image, ImageChops
 
 from firmware.drivers.ssd1306_protocol import (
     ARGUMENT_COUNTS,
+    COMMAND_LOCK,
+    COMMAND_UNLOCK,
     CONTINUATION,
     DATA,
     HEIGHT,
     PAGES,
+    SSD1309_PRECHARGE,
+    SSD1309_VCOMH,
     WIDTH,
     AddressingMode,
     Command,
+    Controller,
     command_of,
 )
 from firmware.errors import FirmwareError
@@ -52,10 +65,7 @@ _NOT_DRAWN = frozenset(
         Command.VERTICAL_AND_LEFT_HORIZONTAL_SCROLL_SETUP,
         Command.SET_VERTICAL_SCROLL_AREA,
         Command.INTERNAL_IREF_SETTING,
-        Command.SET_DISPLAY_CLOCK_DIVIDE,
-        Command.SET_PRECHARGE_PERIOD,
         Command.SET_COM_PINS_CONFIGURATION,
-        Command.SET_VCOMH_DESELECT_LEVEL,
         Command.NOP,
     )
 )
@@ -74,6 +84,33 @@ _POINTER_COMMANDS = frozenset(
 )
 """Commands that move the RAM pointer or change how it moves."""
 
+_NOT_COMMANDS = {
+    Controller.SSD1306: frozenset((Command.SET_COMMAND_LOCK,)),
+    Controller.SSD1309: frozenset(()),
+}
+"""Opcodes of the other chip: an anomaly for this one."""
+_IGNORED = {
+    Controller.SSD1306: frozenset(()),
+    Controller.SSD1309: frozenset((Command.CHARGE_PUMP_SETTING, Command.INTERNAL_IREF_SETTING)),
+}
+"""SSD1306 commands an SSD1309 takes in and does nothing with: Adafruit's init sends them."""
+
+_RESET_DRIVE = {
+    # (precharge, VCOMH deselect level) after reset, from each datasheet.
+    Controller.SSD1306: (0x22, 0x20),
+    Controller.SSD1309: (SSD1309_PRECHARGE, SSD1309_VCOMH),
+}
+
+
+class ResetInput(Protocol):
+    """The module's RES input: a gpiozero pin (`MockPin`), read, never driven, by the chip."""
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def states(self) -> Sequence[Any]: ...
+
 
 class VirtualSSD1306:
     """The chip's state and command interpreter; an `I2CTarget` for `VirtualI2C.attach`.
@@ -85,8 +122,21 @@ class VirtualSSD1306:
     and ignored, as the chip ignores it.
     """
 
-    def __init__(self, *, strict: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        strict: bool = True,
+        controller: Controller = Controller.SSD1306,
+        reset_line: ResetInput | None = None,
+        needs_reset: bool = False,
+    ) -> None:
         self.strict = strict
+        self.controller = controller
+        self._reset_line = reset_line
+        self._needs_reset = needs_reset
+        self._states_seen = 0 if reset_line is None else len(reset_line.states)
+        self.resets = 0
+        """RES pulses taken."""
         self.anomalies: list[str] = []
         """What a lenient chip ignored, oldest first."""
         self._lock = threading.Lock()  # the simulation may look while a driver writes
@@ -94,6 +144,7 @@ class VirtualSSD1306:
         """The display RAM, page after page: byte p × 128 + c holds pixels (c, 8p … 8p+7)."""
         self.on_change: Callable[[], None] | None = None
         """Called after each write transaction, so a simulation can redraw (never under a lock)."""
+        self.memory[:] = _POWER_ON_PATTERN
         self._reset()
 
     # Power
@@ -101,10 +152,15 @@ class VirtualSSD1306:
     def power_cycle(self) -> None:
         """Lose power and come back in the power-on state, with undefined RAM."""
         with self._lock:
+            self.memory[:] = _POWER_ON_PATTERN
             self._reset()
 
     def _reset(self) -> None:
-        self.memory[:] = _POWER_ON_PATTERN
+        # Registers only: RES leaves the RAM as it was, power-on fills it with garbage.
+        self._waiting_for_reset = self._needs_reset
+        self.locked = False
+        self.precharge, self.vcomh = _RESET_DRIVE[self.controller]
+        self.clock_divide = 0x80
         self.display_on = False
         self.contrast = 0x7F
         self.inverted = False
@@ -136,6 +192,7 @@ class VirtualSSD1306:
         transactions, as Adafruit's driver sends them (one `0x80 byte` write each).
         """
         with self._lock:
+            self._check_reset_line()
             index = 0
             while index < len(data):
                 control = data[index]
@@ -157,6 +214,7 @@ class VirtualSSD1306:
     def read(self, count: int) -> bytes:
         """The status byte, repeated: bit 6 is set while the display is off."""
         with self._lock:
+            self._check_reset_line()
             status = 0x00 if self.display_on else _STATUS_DISPLAY_OFF
         return bytes([status]) * count
 
@@ -182,7 +240,8 @@ class VirtualSSD1306:
         """
         with self._lock:
             memory = bytes(self.memory)
-            lit = self.display_on and self.charge_pump
+            pumped = self.charge_pump or self.controller is Controller.SSD1309
+            lit = self.display_on and pumped
             entire_on, inverted = self.entire_on, self.inverted
             mirrored, flipped = not self.segment_remap, not self.com_reversed
         if not lit:
@@ -228,7 +287,7 @@ class VirtualSSD1306:
             if not self._awaiting:
                 self._run(self._command[0], self._command[1:])
             return
-        command = command_of(byte)
+        command = self._command_of(byte)
         count = 0 if command is None else ARGUMENT_COUNTS.get(command, 0)
         if count:
             self._command = [byte]
@@ -236,10 +295,34 @@ class VirtualSSD1306:
         else:
             self._run(byte, [])
 
-    def _run(self, byte: int, arguments: list[int]) -> None:
+    def _check_reset_line(self) -> None:
+        """Take the RES pulses since the last transaction; NACK while RES is held low, or
+        before the first pulse of a module that needs one."""
+        line = self._reset_line
+        if line is None:
+            return
+        states = line.states
+        if any(not entry.state for entry in states[self._states_seen :]):
+            self._reset()
+            self._waiting_for_reset = False
+            self.resets += 1
+        self._states_seen = len(states)
+        if not line.state or self._waiting_for_reset:
+            # What the bus reports for a chip that does not acknowledge its address.
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def _command_of(self, byte: int) -> Command | None:
         command = command_of(byte)
+        return None if command in _NOT_COMMANDS[self.controller] else command
+
+    def _run(self, byte: int, arguments: list[int]) -> None:
+        command = self._command_of(byte)
         if command is None:
-            self._anomaly(f"0x{byte:02x} is not an SSD1306 command")
+            self._anomaly(f"0x{byte:02x} is not an {self.controller.name} command")
+        elif self.locked and command is not Command.SET_COMMAND_LOCK:
+            return  # a locked chip ignores every command but the unlock
+        elif command in _IGNORED[self.controller]:
+            return
         elif command in _POINTER_COMMANDS:
             self._move_pointer(command, byte, arguments)
         elif command not in _NOT_DRAWN:
@@ -297,6 +380,15 @@ class VirtualSSD1306:
                 self.com_reversed = command is Command.SET_COM_SCAN_REMAPPED
             case Command.SET_DISPLAY_OFFSET:
                 self.display_offset = arguments[0] & 0x3F
+            case Command.SET_DISPLAY_CLOCK_DIVIDE:
+                self.clock_divide = arguments[0]
+            case Command.SET_PRECHARGE_PERIOD:
+                self.precharge = arguments[0]
+            case Command.SET_VCOMH_DESELECT_LEVEL:
+                self.vcomh = arguments[0]
+            case Command.SET_COMMAND_LOCK:
+                # Bit 2 is the lock (0x16 sets it, 0x12 clears it); the other bits are fixed.
+                self.locked = bool(arguments[0] & (COMMAND_LOCK ^ COMMAND_UNLOCK))
 
     def _window(self, command: int, arguments: list[int], mask: int) -> tuple[int, int]:
         first, last = arguments[0] & mask, arguments[1] & mask

@@ -11,7 +11,7 @@ import adafruit_ssd1306
 import pytest
 
 from firmware.drivers.ssd1306_link import DECODER_FLUSH
-from firmware.drivers.ssd1306_protocol import ARGUMENT_COUNTS, Command, command_of
+from firmware.drivers.ssd1306_protocol import ARGUMENT_COUNTS, Command, Controller, command_of
 from firmware.virtual.ssd1306 import VirtualSSD1306
 
 
@@ -75,7 +75,9 @@ def test_argument_counts_follow_the_datasheet() -> None:
 
 @pytest.mark.parametrize("waiting", sorted(ARGUMENT_COUNTS))
 def test_the_decoder_flush_completes_any_command_left_waiting(waiting: Command) -> None:
-    chip = VirtualSSD1306()
+    # The command lock is the SSD1309's alone.
+    ssd1309 = waiting is Command.SET_COMMAND_LOCK
+    chip = VirtualSSD1306(controller=Controller.SSD1309 if ssd1309 else Controller.SSD1306)
     chip.write(bytes((0x80, waiting)))  # its arguments lost on the bus
     chip.write(DECODER_FLUSH)
     chip.write(bytes((0x00, Command.SET_DISPLAY_ON)))
