@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from textual.color import Color
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from board_rules.codenames import ALL_COORDS, Coord, Phase, Team
 from firmware.cli.sim import default_state_dir
@@ -438,6 +439,71 @@ def test_the_real_time_clock_moves_the_table_on_its_own(tmp_path: Path) -> None:
         assert app.clock.monotonic() > start
 
     drive(make_app(tmp_path, realtime=True), scenario)
+
+
+# The window and quitting
+
+
+def test_a_window_too_small_says_the_size_needed_and_the_table_comes_back(tmp_path: Path) -> None:
+    async def main() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            message = app.query_one("#too-small", Static)
+            assert message.display and not app.query_one("#top").display
+            assert "needs a window of 120 × 38 characters; this one is 100 × 30" in str(
+                message.content
+            )
+            await pilot.resize_terminal(119, 40)  # one column short is still too small
+            await pilot.pause()
+            assert "this one is 119 × 40" in str(message.content)
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause()
+            assert not message.display and app.query_one("#top").display
+            assert card(app, "A1").region.width > 0
+            await click(pilot, app, "A1")  # the table is there to play again
+            assert "pad A1 pressed" in app.recent
+
+    asyncio.run(main())
+
+
+def test_q_quits_saying_where_the_game_is_saved(tmp_path: Path) -> None:
+    state_dir = tmp_path / "state"
+
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        await keys(pilot, app, "space")
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+    app = make_app(state_dir)
+    drive(app, scenario)
+    assert app.goodbye.startswith(f"The game is saved in {state_dir};")
+    resumed = make_app(state_dir, first_key=None)
+    assert resumed.vt.table.state.clue == 1  # the announced clue was saved
+    resumed.close()
+
+
+def test_q_while_saving_fails_warns_first_and_a_second_q_quits_saying_so(tmp_path: Path) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("not a directory")  # no database can be written here
+
+    app = make_app(blocker)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            assert app.vt.table.not_saving is not None
+            await pilot.press("q")
+            await pilot.pause()
+            assert app.is_running and app.goodbye == ""
+            toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
+            assert any("not being saved (I/O error)" in text for text in toasts)
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(main())
+    assert app.goodbye.startswith("The game was not saved (I/O error)")
 
 
 # Snapshots of the main screens
