@@ -12,6 +12,7 @@ from firmware.table.words import language_words
 from firmware.virtual.script import ScriptError, parse_script
 
 from ..conftest import Cli
+from ..paths import REPO
 from ..table_scripts import KEY_LINE, play
 
 NEW_GAME = "button new 2.5\n"
@@ -87,3 +88,12 @@ def test_words_deals_from_a_custom_list_and_a_short_one_exits_2(tmp_path: Path, 
         "",
         f"codenames-table sim: the word list {words} has 2 distinct words; a game needs 25\n",
     )
+
+
+def test_the_readme_example_shows_the_words_the_script_deals(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    script = readme.split("<!-- script -->\n```\n", 1)[1].split("```", 1)[0]
+    shown = readme.split("prints two lines; the second, shortened here:\n\n```json\n", 1)[1]
+    second = play(script, tmp_path)[1]
+    for coord in ("A1", "B1", "C1", "D1"):
+        assert f'"{coord}": "{second["words"][coord]}"' in shown
