@@ -21,7 +21,7 @@ from typing import Any, Final
 from board_rules.codenames import Mode
 from board_rules.text import clip
 from firmware.drivers.led_layout import LedConfigError, LedLayout
-from firmware.drivers.oled import OledConfig
+from firmware.drivers.oled import SECOND_ADDRESS, OledConfig, SecondOled
 from firmware.drivers.pinout import (
     PinMap,
     PinMapError,
@@ -29,6 +29,7 @@ from firmware.drivers.pinout import (
     load_pin_map,
     parse_pin_map,
 )
+from firmware.drivers.ssd1306_protocol import Controller
 from firmware.errors import FirmwareError
 from firmware.table.i18n import LANGUAGES
 from firmware.table.led_pattern import LedStyle
@@ -149,6 +150,14 @@ _OLED_KEYS: dict[str, tuple[_Check, str]] = {
         "0 (off) or seconds from {} to {}".format(*SHIFT_EVERY_S),
     ),
     "rotate_180": (lambda v: isinstance(v, bool), "true or false"),
+    "controller": (lambda v: v in ("ssd1306", "ssd1309"), '"ssd1306" or "ssd1309"'),
+    "reset_pin": (lambda v: type(v) is int and 0 <= v <= 27, "a BCM GPIO number 0–27"),
+    "second": (lambda v: isinstance(v, Mapping), "a table: [oled.second]"),
+}
+_SECOND_OLED_KEYS: dict[str, tuple[_Check, str]] = {
+    "address": (lambda v: type(v) is int and 0x08 <= v <= 0x77, "a 7-bit I2C address, as 0x3D"),
+    "rotate_180": (lambda v: isinstance(v, bool), "true or false"),
+    "reset_pin": (lambda v: type(v) is int and 0 <= v <= 27, "a BCM GPIO number 0–27"),
 }
 _SECTIONS = ("table", "input", "pins", "led", "oled")
 
@@ -181,6 +190,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         settings, colour_blind=style.colour_blind_team if style.colour_blind else None
     )
     shift = oled.pop("shift_every_s", OledConfig.shift_every)
+    oled = _oled_panels(oled, config.pins, source)
     return replace(
         config,
         settings=settings,
@@ -193,6 +203,29 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         sleep_after_s=float(table.get("sleep_after_s", config.sleep_after_s)),
         state_dir=Path(table.get("state_dir", config.state_dir)),
     )
+
+
+def _oled_panels(oled: dict[str, Any], pins: PinMap, source: str) -> dict[str, Any]:
+    """`[oled]`'s controller, reset lines and `[oled.second]` as `OledConfig` takes them,
+    checked against each other and the pin map."""
+    if "controller" in oled:
+        oled["controller"] = Controller(oled["controller"])
+    if "second" in oled:
+        second = _checked({"oled.second": oled["second"]}, "oled.second", _SECOND_OLED_KEYS, source)
+        address = second.get("address", SECOND_ADDRESS)
+        if address == pins.oled_address:
+            raise _error(source, f"oled.second.address: 0x{address:02X} is the first OLED's too")
+        oled["second"] = SecondOled(**second)
+    taken = {use.gpio: use.key for use in pins.uses()}
+    for key, pin in (
+        ("oled.reset_pin", oled.get("reset_pin")),
+        ("oled.second.reset_pin", oled["second"].reset_pin if "second" in oled else None),
+    ):
+        if pin is not None and pin in taken:
+            raise _error(source, f"{key}: GPIO {pin} is already {taken[pin]}")
+        if pin is not None:
+            taken[pin] = key
+    return oled
 
 
 def _over_default_pins(tables: Any) -> Any:

@@ -35,7 +35,13 @@ def test_the_example_config_names_every_key() -> None:
         "state_dir",
     }
     assert set(data["input"]) == {"debounce_ms", "stuck_after_s"}
-    assert set(data["oled"]) == {"contrast", "dim_contrast", "shift_every_s", "rotate_180"}
+    assert set(data["oled"]) == {
+        "contrast",
+        "dim_contrast",
+        "shift_every_s",
+        "rotate_180",
+        "controller",
+    }
 
 
 def test_values_are_read_into_their_places(tmp_path: Path) -> None:
