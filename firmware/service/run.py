@@ -87,6 +87,8 @@ def _service_state_dir(option: Path | None, config: TableConfig, path: Path | No
 
 
 def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
+    # Every way out of here, a return on SIGTERM or an exception from any step, leaves through
+    # the `with` that closes the devices, and so drives the buzzer low (`Console.close`).
     stop = threading.Event()
     notifier = SystemdNotifier.from_environment()
     install_stop_handlers(stop, notifier)
