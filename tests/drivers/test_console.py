@@ -92,10 +92,14 @@ class StopsHighPin(CountingPin):
         super()._set_function(value)
 
     def _set_frequency(self, value: float | None) -> None:
-        running = self._frequency is not None
+        if value is None:
+            # Stopping PWM writes no level, nor does stopping it again (the mock's own pin
+            # writes a low each time, which would hide a missing write of ours).
+            if self._frequency is not None:
+                self._change_state(True)
+            self._frequency = None
+            return
         super()._set_frequency(value)
-        if value is None and running:
-            self._change_state(True)
 
 
 def left_high(factory: MockFactory, number: int = BUZZER) -> Any:
