@@ -95,7 +95,7 @@ class StopsHighPin(CountingPin):
         if value is None:
             # Stopping PWM writes no level, nor does stopping it again (the mock's own pin
             # writes a low each time, which would hide a missing write of ours).
-            if self._frequency is not None:
+            if self.frequency is not None:
                 self._change_state(True)
             self._frequency = None
             return
