@@ -64,7 +64,8 @@ def random_move(vt: VirtualTable, rng: random.Random, pads: Sequence[Coord] = AL
     state = vt.table.state
     open_cards = [coord for coord in pads if coord not in state.covered] or list(pads)
     roll = rng.random()
-    if roll < 0.03:
+    # More often in a game with nothing standing, where UNDO takes back the NEW that dealt it.
+    if roll < (0.15 if not vt.table.game.standing else 0.03):
         vt.press_button(ConsoleButton.UNDO, HOLD_S[ConsoleButton.UNDO])
     elif state.phase is Phase.OVER:
         vt.press_button(ConsoleButton.NEW, HOLD_S[ConsoleButton.NEW])
