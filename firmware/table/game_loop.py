@@ -422,6 +422,7 @@ class Table:
             selector=self._selector,
             notice=self._notice,
             timer_left=self._timer.fraction_left(now),
+            timer_seconds=self._timer.seconds_left(now),
             not_saving=self._saver.fault,
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,
