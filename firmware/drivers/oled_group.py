@@ -8,6 +8,7 @@ pulsed gets a `ResetLine` on its GPIO.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 from gpiozero import DigitalOutputDevice
@@ -17,6 +18,8 @@ from PIL import Image
 from firmware.drivers.clock import Clock
 from firmware.drivers.oled import Oled, OledConfig
 from firmware.drivers.ssd1306_link import I2CBus
+
+log = logging.getLogger(__name__)
 
 
 class ResetLine:
@@ -87,6 +90,23 @@ class OledGroup:
         self.close()
 
 
+def _reset_line(panel: OledConfig, pin_factory: Factory | None) -> ResetLine | None:
+    assert panel.reset_pin is not None  # only called for a panel with one
+    try:
+        return ResetLine(panel.reset_pin, pin_factory)
+    except Exception as error:
+        # Each pin library fails its own way; a display without its reset line may still
+        # answer (or be an outage like any other): never a table that fails to start.
+        log.error(
+            "OLED at 0x%02x: reset line GPIO %d not available, going on without it: %s: %s",
+            panel.address,
+            panel.reset_pin,
+            type(error).__name__,
+            error,
+        )
+        return None
+
+
 def open_oleds(
     clock: Clock,
     config: OledConfig,
@@ -100,7 +120,7 @@ def open_oleds(
     resets: list[ResetLine] = []
     try:
         for panel in config.panels:
-            line = None if panel.reset_pin is None else ResetLine(panel.reset_pin, pin_factory)
+            line = None if panel.reset_pin is None else _reset_line(panel, pin_factory)
             if line is not None:
                 resets.append(line)
             oleds.append(

@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
 from firmware.drivers.led_strip import LedBackendError, LedStrip, open_strip
-from firmware.drivers.oled import Oled
+from firmware.drivers.oled_group import OledGroup, open_oleds
 from firmware.drivers.pinout import LedBackend
 from firmware.table.config import TableConfig
 from firmware.table.devices import led_key, open_console
@@ -34,7 +34,8 @@ class PiDevices:
     """The devices of one table; `close` them (or use `with`)."""
 
     console: Console
-    oled: Oled
+    oled: OledGroup
+    """The OLED, or both when the config has a second."""
     lights: LedKey
 
     def close(self) -> None:
@@ -87,7 +88,7 @@ def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any])
     """Open the console (input events go to `events`), the OLED and the LED key."""
     console = open_pi_console(config, clock, events)
     try:
-        oled = Oled(clock, config=config.oled)
+        oled = open_oleds(clock, config.oled)
         lights = led_key(config, _open_strip(config))
     except BaseException:
         console.close()

@@ -26,8 +26,10 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from gpiozero.pins import Factory
 from PIL import Image, ImageChops
 
+from firmware.drivers.oled import OledConfig
 from firmware.drivers.ssd1306_protocol import (
     ARGUMENT_COUNTS,
     COMMAND_LOCK,
@@ -416,3 +418,25 @@ def _image_from_ram(memory: bytes) -> Image.Image:
     return Image.frombytes("L", (WIDTH, HEIGHT), bytes(pixels)).convert(
         "1", dither=Image.Dither.NONE
     )
+
+
+class VirtualBus(Protocol):
+    """Where chips are plugged in: `firmware.virtual.i2c.VirtualI2C`."""
+
+    def attach(self, address: int, device: VirtualSSD1306) -> None: ...
+
+
+def attach_virtual_oleds(
+    bus: VirtualBus, config: OledConfig, pin_factory: Factory | None = None
+) -> list[VirtualSSD1306]:
+    """A lenient virtual chip for each display of `config`, attached to `bus` at its address,
+    of its controller, its RES input on `pin_factory`'s pin when it has a reset line."""
+    chips = []
+    for panel in config.panels:
+        line = None
+        if panel.reset_pin is not None and pin_factory is not None:
+            line = pin_factory.pin(panel.reset_pin)
+        chip = VirtualSSD1306(strict=False, controller=panel.controller, reset_line=line)
+        bus.attach(panel.address, chip)
+        chips.append(chip)
+    return chips

@@ -26,7 +26,7 @@ from board_rules.codenames import Coord, Key, Mode
 from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import Ws281xStrip
-from firmware.drivers.oled import Oled
+from firmware.drivers.oled_group import open_oleds
 from firmware.errors import FirmwareError
 from firmware.table.assemble import build_table
 from firmware.table.config import TableConfig
@@ -37,7 +37,7 @@ from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
-from firmware.virtual.ssd1306 import VirtualSSD1306
+from firmware.virtual.ssd1306 import attach_virtual_oleds
 from firmware.virtual.strip import VirtualPixelStrip, open_virtual_strip
 
 PRESS_S = 0.1
@@ -105,9 +105,10 @@ class VirtualTable:
         self.events: queue.Queue[TableEvent] = queue.Queue()
         self.console = open_console(config, self.clock, self.events, pin_factory=self.factory)
         self.bus = VirtualI2C() if bus is None else bus
-        self.chip = VirtualSSD1306(strict=False)
-        self.bus.attach(config.oled.address, self.chip)
-        self.oled = Oled(self.clock, i2c=self.bus, config=config.oled)
+        self.chips = attach_virtual_oleds(self.bus, config.oled, self.factory)
+        """One chip per display: the config's second display has its own."""
+        self.chip = self.chips[0]
+        self.oled = open_oleds(self.clock, config.oled, i2c=self.bus, pin_factory=self.factory)
         self.display: ImmediateDisplay | DisplayWorker
         if threaded_display:
             self.display = DisplayWorker(self.oled)

@@ -8,6 +8,7 @@ Below the `Oled` everything is real but the bus and the pins: Adafruit's driver 
 from __future__ import annotations
 
 import pytest
+from gpiozero import DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory
 
 from firmware.drivers.clock import VirtualClock
@@ -190,3 +191,18 @@ def test_clashing_display_settings_are_refused(bad: dict[str, object]) -> None:
 def test_a_second_display_at_a_bad_address_is_refused() -> None:
     with pytest.raises(ValueError, match="second OLED"):
         SecondOled(address=0x80)
+
+
+def test_a_reset_line_that_cannot_be_opened_is_logged_and_the_display_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    factory = MockFactory()
+    with DigitalOutputDevice(4, pin_factory=factory):  # the GPIO is taken
+        bus = VirtualI2C()
+        chip = VirtualSSD1306()
+        bus.attach(ADDRESS, chip)
+        config = OledConfig(shift_every=None, reset_pin=4)
+        with open_oleds(VirtualClock(), config, i2c=bus, pin_factory=factory) as oleds:
+            oleds.show(with_pixels((6, 6)))
+            assert shows(chip, with_pixels((6, 6)))
+    assert "reset line GPIO 4 not available" in caplog.text
