@@ -156,7 +156,7 @@ class Table:
         try:
             saved = self._store.latest_game()
             if saved is not None:
-                current = recorded(saved, self._wall_clock())
+                current = recorded(self._store, saved, self._wall_clock())
                 if not current.game.standing:
                     # Perhaps NEW dealt it just before the power went: UNDO still brings back
                     # the game it replaced, as it would have without the power cut.
@@ -169,10 +169,11 @@ class Table:
     def _saved_before(self, game_id: int) -> tuple[RecordedGame, ClueNumber] | None:
         try:
             saved = self._store.game_before(game_id)
-            return None if saved is None else (recorded(saved, self._wall_clock()), FIRST_SELECTOR)
+            if saved is not None:
+                return recorded(self._store, saved, self._wall_clock()), FIRST_SELECTOR
         except (StoreError, IllegalActionError) as error:
             log.error("the game before the last cannot be brought back by UNDO: %s", error)
-            return None
+        return None
 
     def _new_game(self, left: RecordedGame | None = None) -> RecordedGame:
         # A scripted run may fix the first key and mode; every later game draws its own key

@@ -34,13 +34,17 @@ class RecordedGame:
     started_at: float
     """Wall-clock time the game began, for a row written late."""
     game_id: int | None = None
+    database: int = 0
+    """Which database gave `game_id` (the store's `fresh_starts` then): an id from a damaged
+    database since replaced names nothing, or another game, in the fresh one."""
 
 
-def recorded(saved: SavedGame, now: float) -> RecordedGame:
-    """A saved game to play on, rebuilt through the rules core (which raises
+def recorded(store: GameStore, saved: SavedGame, now: float) -> RecordedGame:
+    """A game read from `store` to play on, rebuilt through the rules core (which raises
     `IllegalActionError` on a record it rejects); `now` is its start when it has no action."""
     started = saved.actions[0].at if saved.actions else now
-    return RecordedGame(saved.replay(), list(saved.actions), started, saved.game_id)
+    game = saved.replay()
+    return RecordedGame(game, list(saved.actions), started, saved.game_id, store.fresh_starts)
 
 
 class Saver:
@@ -57,8 +61,9 @@ class Saver:
         self._fault: SaveFault | None = store.fault
         self._backlog: list[RecordedGame] = []
         """Games left (NEW) while the disk failed, to write before the game in play."""
-        self._discards: list[int] = []
-        """Saved games taken back by UNDO while the disk failed, to delete before anything."""
+        self._discards: list[tuple[int, int]] = []
+        """Saved games taken back by UNDO while the disk failed, to delete before anything:
+        their ids and databases, as in `RecordedGame`."""
         self._unsaved_settings: dict[str, object] = {}
         self._retry_s = RETRY_FIRST_S
         self._retry_due: float | None = None
@@ -84,7 +89,7 @@ class Saver:
         # Left while the disk failed, `restored` waits as the game in play now, not as a game left.
         self._backlog = [game for game in self._backlog if game is not restored]
         if new.game_id is not None:
-            self._discards.append(new.game_id)
+            self._discards.append((new.game_id, new.database))
             new.game_id = None
         self.save(restored)
 
@@ -98,7 +103,9 @@ class Saver:
         the games left while it failed, the menu settings, then `current`, the game in play."""
         try:
             while self._discards:
-                self._store.discard_game(self._discards[0])
+                game_id, database = self._discards[0]
+                if database == self._store.fresh_starts:
+                    self._store.discard_game(game_id)
                 self._discards.pop(0)
             while self._backlog:
                 self._record(self._backlog[0])
@@ -132,20 +139,15 @@ class Saver:
         if self._retry_due is None or now < self._retry_due:
             return
         self._retry_due = None
-        fresh_starts = self._store.fresh_starts
+        # A damaged database replaced by a fresh one: `_record` writes every game anew.
         self._store.recover()
-        if self._store.fresh_starts != fresh_starts:
-            # A damaged database was replaced: every game in memory is written anew, and the ids
-            # of games to delete name nothing (or, reused, a game that must stay).
-            self._discards.clear()
-            for recorded in (*self._backlog, current):
-                recorded.game_id = None
         self.save(current)
 
     def _record(self, recorded: RecordedGame) -> None:
-        if recorded.game_id is None:
+        if recorded.game_id is None or recorded.database != self._store.fresh_starts:
             game = recorded.game
             recorded.game_id = self._store.start_game(game.key, game.mode, recorded.started_at)
+            recorded.database = self._store.fresh_starts
         self._store.save(recorded.game_id, recorded.game, recorded.log)
 
     def _saving_failed(self, error: StoreError) -> None:

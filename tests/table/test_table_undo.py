@@ -1,6 +1,7 @@
 """UNDO end to end on virtual hardware: it takes back a NEW (on the LEDs, the OLED and in the
 store, across power cuts) and says what it took back and which cover to lift."""
 
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -11,21 +12,26 @@ from board_rules.codenames import (
     Coord,
     Cover,
     Done,
+    Game,
     GiveClue,
     Penalty,
     PlayAction,
     Timeout,
     Touch,
+    generate_key,
 )
+from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.table import messages as m
 from firmware.table.config import TableConfig
 from firmware.table.i18n import LANGUAGES, translations
+from firmware.table.saving import RecordedGame, Saver
 from firmware.table.settings import TableSettings
-from firmware.table.store import DATABASE_NAME, GameStore
+from firmware.table.store import DATABASE_NAME, GameStore, TimedAction
 from firmware.table.store_faults import SaveFault
 
 from ..conftest import TableFactory
+from ..rules_helpers import KEY
 from ..table_scripts import KEY_LINE, announce, clue, play
 from .test_table_faults import fill_up, free_up
 
@@ -229,3 +235,24 @@ def test_every_undone_text_is_translated(language: str) -> None:
     if language != "en":
         assert all(ours != theirs for ours, theirs in zip(lines, english, strict=True))
     assert catalog.gettext(m.UNDONE_NEW_GAME) != m.UNDONE_NEW_GAME or language == "en"
+
+
+def test_a_database_replaced_between_new_and_undo_gets_the_game_brought_back(
+    tmp_path: Path,
+) -> None:
+    store = GameStore(tmp_path)
+    saver = Saver(store, VirtualClock(), lambda delay: None)
+    left = RecordedGame(Game(KEY), [], 0.0)
+    saver.begin(left)
+    left.game.play(GiveClue(2))
+    left.log.append(TimedAction(GiveClue(2), 1.0))
+    saver.save(left)
+    new = RecordedGame(Game(generate_key(random.Random(1))), [], 2.0)
+    saver.begin(new, left)
+    # SQLite finds the database damaged: a fresh one replaces it, where old ids name nothing.
+    store.close()
+    (tmp_path / DATABASE_NAME).write_bytes(b"\x00garbage" * 512)
+    assert store.recover() and store.fresh_starts == 1
+    saver.take_back(new, left)
+    store.close()
+    assert saved_games(tmp_path) == [(str(KEY), ["clue 2"])]
