@@ -40,7 +40,9 @@ from pathlib import Path
 from typing import Final
 
 from board_rules.codenames import ALL_COORDS, Coord, Key
+from board_rules.text import split_lines
 from firmware.errors import FirmwareError
+from firmware.text_input import TextInputError, read_text
 
 WORDS_DIR: Final = Path(__file__).with_name("words")
 """The list of each language: `<language>.txt`, one word a line."""
@@ -85,10 +87,11 @@ def parse_words(lines: Iterable[str]) -> tuple[str, ...]:
 def load_word_file(path: Path) -> tuple[str, ...]:
     """The words of the list at `path`; `WordListError` when it cannot be read or is too short."""
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise WordListError(f"cannot read the word list {path}: {error}") from error
-    words = parse_words(text.splitlines())
+        # Bounded and decoded as every text input is, so that `/dev/zero` cannot fill the memory.
+        text = read_text(path)
+    except TextInputError as error:
+        raise WordListError(f"the word list {error.located(str(path))}") from error
+    words = parse_words(split_lines(text))
     if len(words) < DEAL_SIZE:
         raise WordListError(
             f"the word list {path} has {len(words)} distinct words; a game needs {DEAL_SIZE}"

@@ -40,9 +40,19 @@ def test_a_missing_or_undecodable_file_is_a_word_list_error(tmp_path: Path) -> N
     with pytest.raises(WordListError, match="cannot read"):
         load_word_file(tmp_path / "missing.txt")
     latin1 = tmp_path / "latin1.txt"
-    latin1.write_bytes("\n".join(["CAFÉ"] * 30).encode("latin-1"))
-    with pytest.raises(WordListError, match="cannot read"):
+    latin1.write_bytes("\n".join(["CAFE", "CAFÉ"] * 30).encode("latin-1"))
+    with pytest.raises(WordListError, match=r"latin1\.txt:2: "):  # the line of the bad byte
         load_word_file(latin1)
+
+
+def test_a_word_list_is_read_as_every_text_input_is(tmp_path: Path) -> None:
+    with pytest.raises(WordListError, match="larger than"):
+        load_word_file(Path("/dev/zero"))  # bounded: it does not read until memory runs out
+    listed = tmp_path / "words.txt"
+    words = [f"WORD{n}" for n in range(30)]
+    # A byte-order mark is dropped and only \n, \r\n and \r end a line: a form feed is a blank.
+    listed.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(words).encode() + b"\nSEA\fSHELL\n")
+    assert load_word_file(listed) == (*words, "SEA\fSHELL")
 
 
 def test_a_deal_is_25_different_words_of_the_list_one_per_card() -> None:
