@@ -44,6 +44,7 @@ from firmware.sim.fingers import EncoderPush, Fingers, Switch
 from firmware.sim.keys import console_bindings, press_time
 from firmware.sim.widgets import (
     BUTTON_LABELS,
+    GLASS_ROWS,
     LIGHTS,
     CardGrid,
     CardLook,
@@ -113,7 +114,12 @@ class SimApp(StyledApp):
             language=language,
             wall_clock_start=time.time() if wall_clock_start is None else wall_clock_start,
         )
-        self.vt.chip.on_change = self._oled_changed
+        for chip in self.vt.chips:
+            chip.on_change = self._oled_changed
+        # A second display's glass goes under the first, a dark line between them.
+        extra_rows = (GLASS_ROWS + 1) * (len(self.vt.chips) - 1)
+        self.min_size = (MIN_SIZE[0], MIN_SIZE[1] + extra_rows)
+        """The smallest window that shows the whole table, its displays all."""
         self.fingers = Fingers(self.vt, self.clock)
         """The switches the keys and the mouse hold down."""
         self.spymaster_view = False
@@ -193,10 +199,10 @@ class SimApp(StyledApp):
 
     def _fit(self, width: int, height: int) -> None:
         # Textual would clip the panels without a word: say what is missing instead.
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        small = width < self.min_size[0] or height < self.min_size[1]
         self.screen.set_class(small, "-too-small")
         if small:
-            needed = f"{MIN_SIZE[0]} × {MIN_SIZE[1]}"
+            needed = f"{self.min_size[0]} × {self.min_size[1]}"
             self.query_one("#too-small", Static).update(
                 f"The table needs a window of {needed} characters; this one is "
                 f"{width} × {height}.\nEnlarge it (or make the font smaller) and the table "
@@ -357,7 +363,7 @@ class SimApp(StyledApp):
         self._redraw_leds()
         if self._oled_dirty:
             self._oled_dirty = False
-            self._oled.show(self.vt.chip.visible_image(), self.vt.chip.contrast)
+            self._oled.show_all([(chip.visible_image(), chip.contrast) for chip in self.vt.chips])
         self._redraw_entry()
         self._update_line(self._events_line, f"Input: {' · '.join(self.recent) or 'none yet'}")
 

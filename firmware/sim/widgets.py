@@ -258,23 +258,39 @@ def oled_colour(contrast: int) -> Color:
     return Color(red, green, blue)
 
 
+GLASS_ROWS = 64 // 4
+"""Lines of one glass in braille (four pixel rows a character)."""
+
+
 class OledView(Static):
-    """The OLED, pixel for pixel, in braille: 64 × 16 characters for 128 × 64 pixels."""
+    """The OLED, pixel for pixel, in braille: 64 × 16 characters for 128 × 64 pixels; with a
+    second display, its glass under the first, as the chip shows it (turned, when it faces the
+    other side of the table)."""
 
     def __init__(self) -> None:
         super().__init__("", id="oled")
         self.rows: tuple[str, ...] = ()
-        self._colour = Color(0, 0, 0)
+        self._colours: tuple[Color, ...] = ()
 
     def show(self, image: Image.Image, contrast: int) -> None:
         """Draw the glass: `image` as the chip shows it, at its contrast."""
-        rows = braille_rows(image)
-        colour = oled_colour(contrast)
-        if rows == self.rows and colour == self._colour:
+        self.show_all([(image, contrast)])
+
+    def show_all(self, glasses: Sequence[tuple[Image.Image, int]]) -> None:
+        """Draw each display's glass, the first on top, a dark row between them."""
+        per_glass = [braille_rows(image) for image, _contrast in glasses]
+        colours = tuple(oled_colour(contrast) for _image, contrast in glasses)
+        rows = tuple(row for glass in per_glass for row in (*glass, ""))[:-1]
+        if rows == self.rows and colours == self._colours:
             return
-        self.rows, self._colour = rows, colour
-        style = Style(color=colour.rich_color, bgcolor="#000000")
-        self.update(Text("\n".join(rows), style=style, no_wrap=True))
+        self.rows, self._colours = rows, colours
+        text = Text(no_wrap=True)
+        for number, (glass, colour) in enumerate(zip(per_glass, colours, strict=True)):
+            style = Style(color=colour.rich_color, bgcolor="#000000")
+            if number:
+                text.append("\n\n")
+            text.append("\n".join(glass), style=style)
+        self.update(text)
 
 
 # The console
@@ -297,6 +313,7 @@ class ConsoleKey(Pressable):
 
 __all__ = [
     "BUTTON_LABELS",
+    "GLASS_ROWS",
     "LIGHTS",
     "CardGrid",
     "CardLook",
