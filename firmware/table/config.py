@@ -23,6 +23,7 @@ from board_rules.text import clip
 from firmware.drivers.led_layout import LedConfigError, LedLayout
 from firmware.drivers.oled import SECOND_ADDRESS, OledConfig, SecondOled
 from firmware.drivers.pinout import (
+    RESERVED_PINS,
     PinMap,
     PinMapError,
     default_pin_table,
@@ -223,6 +224,8 @@ def _oled_panels(oled: dict[str, Any], pins: PinMap, source: str) -> dict[str, A
     ):
         if pin is not None and pin in taken:
             raise _error(source, f"{key}: GPIO {pin} is already {taken[pin]}")
+        if pin is not None and pin in RESERVED_PINS:
+            raise _error(source, f"{key}: GPIO {pin} is reserved ({RESERVED_PINS[pin]})")
         if pin is not None:
             taken[pin] = key
     return oled

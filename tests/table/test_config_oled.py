@@ -18,13 +18,13 @@ def test_one_ssd1306_by_default() -> None:
 def test_an_ssd1309_with_a_second_display_and_reset_lines(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text(
-        '[oled]\ncontroller = "ssd1309"\nreset_pin = 4\n'
-        "[oled.second]\naddress = 0x3D\nreset_pin = 18\n",
+        '[oled]\ncontroller = "ssd1309"\nreset_pin = 18\n'
+        "[oled.second]\naddress = 0x3D\nreset_pin = 4\n",
         encoding="utf-8",
     )
     oled = load_config(path).oled
-    assert oled.controller is Controller.SSD1309 and oled.reset_pin == 4
-    assert oled.second == SecondOled(address=0x3D, rotate_180=True, reset_pin=18)
+    assert oled.controller is Controller.SSD1309 and oled.reset_pin == 18
+    assert oled.second == SecondOled(address=0x3D, rotate_180=True, reset_pin=4)
     assert [panel.address for panel in oled.panels] == [0x3C, 0x3D]
     assert [panel.rotate_180 for panel in oled.panels] == [False, True]
 
@@ -48,6 +48,7 @@ def test_a_second_display_upright_when_asked() -> None:
             "oled.second.reset_pin: GPIO 4 is already oled.reset_pin",
         ),
         ({"reset_pin": 30}, "oled.reset_pin: expected a BCM GPIO number 0–27"),
+        ({"second": {"reset_pin": 14}}, "oled.second.reset_pin: GPIO 14 is reserved"),
     ],
 )
 def test_bad_panel_settings_name_their_key(oled: dict[str, object], message: str) -> None:
