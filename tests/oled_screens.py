@@ -110,6 +110,7 @@ SCREENS: dict[str, Compose] = {
     "clue-selector-unlimited": _view(START, selector=UNLIMITED),
     "clue-timer-bar": _view(START, timer_left=0.62, timer_seconds=75),
     "guess-3-left": _view(GUESSING),
+    "guess-10-left": _view(_game("clue 9")),
     "guess-extra": _view(_game("clue 2", "touch A1", "touch B1")),
     "guess-unlimited": _view(_game("clue unlimited"), timer_left=0.25, timer_seconds=30),
     "penalty-cover": _view(_game("clue 2", "touch A1", "penalty")),
