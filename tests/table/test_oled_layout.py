@@ -1,12 +1,16 @@
 """The OLED's layout for reading from the seats: big numerals, labels and the timer's seconds."""
 
+import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from board_rules.codenames import UNLIMITED
+from firmware.drivers.events import ConsoleButton
 from firmware.table import messages as m
+from firmware.table.config import TableConfig
 from firmware.table.controls import FIRST_SELECTOR
 from firmware.table.font import DEFAULT_FONT, NUMERAL_FONT, NUMERAL_SCALE
 from firmware.table.i18n import LANGUAGES, translations
@@ -21,6 +25,8 @@ from firmware.table.oled_render import (
     seconds_text,
 )
 from firmware.table.screens import BigNumber, OledScreen, TableView, compose
+from firmware.table.settings import TableSettings
+from firmware.virtual.table import VirtualTable
 
 from ..rules_helpers import new_game, play
 
@@ -130,3 +136,16 @@ def test_a_screen_without_numbers_keeps_its_three_lines() -> None:
         left = MARGIN + (WIDTH - 2 * MARGIN - drawn.width) // 2
         top = line * (1 + number)
         assert region(image, (left, top, left + drawn.width, top + line)) == drawn.tobytes()
+
+
+def test_the_table_counts_the_seconds_down_on_the_chip(tmp_path: Path) -> None:
+    config = TableConfig(settings=TableSettings(timer_s=30))
+    with VirtualTable(config, tmp_path, rng=random.Random(1)) as table:
+        table.press_button(ConsoleButton.TIMER)
+        table.wait(4.5)
+        screen = table.display.screen
+        assert screen is not None and screen.seconds == 26
+        drawn = DEFAULT_FONT.render("0:26")
+        right = WIDTH - MARGIN
+        box = (right - drawn.width, FOOTER_TOP, right, FOOTER_TOP + drawn.height)
+        assert region(table.chip.to_image(), box) == drawn.tobytes()
