@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.metadata
 import io
 import os
 import signal
@@ -50,11 +51,29 @@ def _add_table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state-dir", type=Path, help="where the saved games are kept")
 
 
+def _add_record_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="the TOML config file (for the state dir)")
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        help="where the saved games are kept (default: the service's on a Pi, else the "
+        "simulation's)",
+    )
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("codenames-table")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
         prog="codenames-table", description="Firmware of the Codenames game table."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     replay = commands.add_parser(
@@ -128,9 +147,30 @@ def build_parser() -> argparse.ArgumentParser:
         description="Games played by mode, wins per team, assassin endings, average length and "
         "turns, guesses per clue and co-op scores, from the saved games.",
     )
-    stats.add_argument("--config", type=Path, help="the TOML config file (for the state dir)")
-    stats.add_argument("--state-dir", type=Path, help="where the saved games are kept")
+    _add_record_options(stats)
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+
+    history = commands.add_parser(
+        "history",
+        help="list the saved games, newest first",
+        description="List the saved games, newest first: id, start, mode, state, actions, length.",
+    )
+    _add_record_options(history)
+    history.add_argument("--json", action="store_true", help="print one JSON array")
+    history.add_argument("--limit", type=int, metavar="N", help="only the N newest games")
+
+    export = commands.add_parser(
+        "export",
+        help="write a saved game as a transcript for `replay`",
+        description="Write a saved game as a transcript that `replay` plays back to the state "
+        "the table holds, each action's time as a comment. A game still in play keeps its key "
+        "secret unless --with-key.",
+    )
+    export.add_argument("game_id", type=int, metavar="GAME_ID", help="the id `history` lists")
+    _add_record_options(export)
+    export.add_argument(
+        "--with-key", action="store_true", help="export a game still in play, key included"
+    )
 
     coda = commands.add_parser(
         "coda",
@@ -177,7 +217,7 @@ def _runs_to_an_end(args: argparse.Namespace) -> bool:
     """Commands whose signals `main` handles; a window and the service have their own."""
     if args.command in ("sim", "coda"):
         return bool(args.headless)
-    return args.command in ("replay", "stats")
+    return args.command in ("replay", "stats", "history", "export")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -234,6 +274,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.stats import run_stats
 
         return run_stats(args)
+    if args.command == "history":
+        from firmware.cli.history import run_history
+
+        return run_history(args)
+    if args.command == "export":
+        from firmware.cli.export import run_export
+
+        return run_export(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 

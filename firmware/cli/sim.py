@@ -9,29 +9,17 @@ before anything is played.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
 
+from firmware.cli.state_folder import default_state_dir
 from firmware.errors import UsageError
 from firmware.service.state_dir import StateDirError, check_enterable
 from firmware.table.config import ConfigError, TableConfig, load_config
 from firmware.table.words import WordListError, WordSource
 from firmware.text_input import TextInputError, display_name, read_text
 from firmware.virtual.script import PictureError, ScriptError, ScriptRunner, parse_script
-
-APP_NAME = "codenames-table"
-
-
-def default_state_dir() -> Path:
-    """Where the simulation keeps its games unless told: a per-user data folder
-    (`$XDG_DATA_HOME/codenames-table`, or `~/.local/share/codenames-table`), so that a game
-    goes on after the window was closed. The config's `state_dir` is the Pi's, not a desktop's."""
-    xdg = os.environ.get("XDG_DATA_HOME", "")
-    # The XDG spec says to ignore a relative path.
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
-    return base / APP_NAME
 
 
 def run_sim(args: argparse.Namespace) -> int:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from board_rules.codenames import EndReason, GiveClue, IllegalActionError, Mode, Team, Touch
+from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.config import ConfigError, load_config
 from firmware.table.store import GameStore, SavedGame, StoreError, UnreadableGameError
 
 
@@ -140,15 +140,15 @@ def format_text(figures: dict[str, Any]) -> str:
 
 def run_stats(args: argparse.Namespace) -> int:
     """Run the `stats` subcommand; returns the exit code, raises `UsageError`."""
-    try:
-        config = load_config(args.config)
-    except ConfigError as error:
-        raise UsageError(str(error)) from error
-    state_dir = args.state_dir or config.state_dir
-    try:
-        with GameStore(state_dir, read_only=True) as store:
-            figures = collect(store).to_dict()
-    except StoreError as error:
-        raise UsageError(f"no saved games: {error}") from error
+    state_dir = staff_state_dir(args.state_dir, args.config)
+    store = open_record(state_dir)
+    stats = UsageStats()
+    if store is not None:
+        with store:
+            try:
+                stats = collect(store)
+            except StoreError as error:
+                raise UsageError(f"cannot read the saved games in {state_dir}: {error}") from error
+    figures = stats.to_dict()
     print(json.dumps(figures) if args.json else format_text(figures))
     return 0

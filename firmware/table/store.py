@@ -71,6 +71,24 @@ class SavedGame:
         return Game.replay(self.key, self.mode, (timed.action for timed in self.actions))
 
 
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of the record of games: a saved game without its key or actions."""
+
+    game_id: int
+    started_at: float
+    """Wall-clock time the game began."""
+    mode: str
+    phase: str
+    winner: str | None
+    reason: str | None
+    score: int | None
+    actions: int
+    """Actions saved, undos included."""
+    last_at: float | None
+    """Wall-clock time of its latest action, None before the first."""
+
+
 class GameStore:
     """The database of saved games and settings under a state directory."""
 
@@ -275,6 +293,18 @@ class GameStore:
         if not self._schema:
             return []
         return [row[0] for row in self._read("SELECT id FROM games ORDER BY id")]
+
+    def summaries(self, limit: int | None = None) -> list[GameSummary]:
+        """The saved games as the record lists them, newest first, at most `limit` of them."""
+        if not self._schema:
+            return []
+        rows = self._read(
+            "SELECT g.id, g.started_at, g.mode, g.phase, g.winner, g.reason, g.score,"
+            " COUNT(a.seq), MAX(a.at) FROM games g LEFT JOIN actions a ON a.game_id = g.id"
+            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?",
+            (-1 if limit is None else limit,),
+        )
+        return [GameSummary(*row) for row in rows]
 
     def load_settings(self) -> dict[str, Any]:
         """The settings saved from the menu; one that cannot be read is left out (its default

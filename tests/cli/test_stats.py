@@ -84,8 +84,10 @@ def test_stats_count_a_damaged_game_as_unreadable_and_go_on(tmp_path: Path, cli:
     assert figures["games"]["standard"] == 1
 
 
-def test_stats_without_saved_games_exit_2_and_create_nothing(tmp_path: Path, cli: Cli) -> None:
+def test_stats_without_saved_games_print_zeros_exit_0_and_create_nothing(
+    tmp_path: Path, cli: Cli
+) -> None:
     result = stats(cli, tmp_path / "none")
-    assert result.returncode == 2
-    assert "no saved games" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "Games:            0 standard, 0 co-op" in result.stdout
     assert not (tmp_path / "none").exists()

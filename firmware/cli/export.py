@@ -1,0 +1,57 @@
+"""`codenames-table export`: one saved game as a transcript that `codenames-table replay` plays
+back to the state the table holds.
+
+The actions are written as saved, undos included, each with its local time as a comment. The
+key line is written for a finished game; a game still in play keeps its key secret unless
+`--with-key` asks for it (the spymasters' card must not leak to the players).
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+
+from board_rules.codenames import IllegalActionError
+from firmware.cli.state_folder import open_record, staff_state_dir
+from firmware.errors import UsageError
+from firmware.table.store import SavedGame, StoreError
+
+
+def transcript_text(saved: SavedGame) -> str:
+    """The game as a transcript, its key included."""
+
+    def local(at: float) -> str:
+        return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M:%S")
+
+    lines = [
+        f"# codenames-table game {saved.game_id}",
+        f"key {saved.key}",
+        f"mode {saved.mode.value}",
+    ]
+    width = max((len(str(timed.action)) for timed in saved.actions), default=0)
+    lines += [f"{timed.action!s:<{width}}  # {local(timed.at)}" for timed in saved.actions]
+    return "\n".join(lines) + "\n"
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Run the `export` subcommand; returns the exit code, raises `UsageError`."""
+    state_dir = staff_state_dir(args.state_dir, args.config)
+    store = open_record(state_dir)
+    if store is None:
+        raise UsageError(f"no saved game {args.game_id}: no saved games in {state_dir}")
+    with store:
+        try:
+            saved = store.game(args.game_id)
+        except StoreError as error:
+            raise UsageError(f"{error} in {state_dir}") from error
+    try:
+        over = saved.replay().state.is_over
+    except IllegalActionError as error:
+        raise UsageError(f"saved game {args.game_id} does not replay: {error}") from error
+    if not over and not args.with_key:
+        raise UsageError(
+            f"game {args.game_id} is still in play: its key is secret; "
+            "--with-key writes it all the same"
+        )
+    print(transcript_text(saved), end="")
+    return 0
