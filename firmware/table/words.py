@@ -57,7 +57,9 @@ NOTED_GAMES: Final = 64
 """Games whose language the note keeps: the latest ones, enough for any game that can come back
 (resumed, or brought back by an undo of NEW), while the file stays small."""
 
-_LANGUAGE = re.compile(r"[a-z]{2,3}", re.ASCII)
+_NOTED = re.compile(r"(?P<language>[a-z]{2,3}):(?P<tag>[0-9a-f]{12})", re.ASCII)
+"""A noted game: its words' language (only 2–3 letters, so that nothing in it can name a file)
+and the tag of its key."""
 """A language code as the word files are named: nothing from the note reaches a path otherwise."""
 
 log = logging.getLogger(__name__)
@@ -134,6 +136,12 @@ def game_seed(game_id: int | None, key: Key) -> str:
     return f"{game_id}:{key}"
 
 
+def _tag(game_id: int, key: Key) -> str:
+    """A short mark of a game that tells two games of the same id apart without writing their
+    key beside the saved games."""
+    return hashlib.sha256(game_seed(game_id, key).encode()).hexdigest()[:12]
+
+
 def deal(words: Iterable[str], seed: str) -> Mapping[Coord, str]:
     """25 different words of `words`, one per card, the same every time for the same seed."""
     distinct = parse_words(words)
@@ -155,9 +163,10 @@ class GameWords:
         self.source = source
         self._note = None if state_dir is None else state_dir / LANGUAGE_NOTE
         self._languages = self._read_note()
+        """Game id → (language, tag of the game: `_tag`)."""
         self._last: tuple[tuple[int | None, str, str], Mapping[Coord, str]] | None = None
 
-    def _read_note(self) -> dict[int, str]:
+    def _read_note(self) -> dict[int, tuple[str, str]]:
         if self._note is None:
             return {}
         try:
@@ -171,21 +180,24 @@ class GameWords:
         if not isinstance(data, dict):
             log.warning("%s is not a JSON object, noting languages afresh", self._note)
             return {}
-        return {
-            int(game): language
-            for game, language in data.items()
-            if game.isdigit() and isinstance(language, str) and _LANGUAGE.fullmatch(language)
-        }
+        noted = {}
+        for game, value in data.items():
+            match = _NOTED.fullmatch(value) if isinstance(value, str) else None
+            if game.isdigit() and match is not None:
+                noted[int(game)] = (match["language"], match["tag"])
+        return noted
 
-    def language_of(self, game_id: int | None, language: str) -> str:
-        """The language of game `game_id`'s words: as noted, or `language` (the table's now),
-        which is noted for it."""
+    def language_of(self, game_id: int | None, key: Key, language: str) -> str:
+        """The language of the words of game `game_id` with `key`: as noted, or `language` (the
+        table's now), which is noted for it. The note holds a tag of the key too, since an id
+        can be handed out again (UNDO of NEW deletes the new game's row)."""
         if game_id is None:
             return language
+        tag = _tag(game_id, key)
         noted = self._languages.get(game_id)
-        if noted is not None:
-            return noted
-        self._languages[game_id] = language
+        if noted is not None and noted[1] == tag:
+            return noted[0]
+        self._languages[game_id] = (language, tag)
         for old in sorted(self._languages)[:-NOTED_GAMES]:
             del self._languages[old]
         self._write_note()
@@ -194,7 +206,9 @@ class GameWords:
     def _write_note(self) -> None:
         if self._note is None:
             return
-        text = json.dumps({str(game): lang for game, lang in sorted(self._languages.items())})
+        text = json.dumps(
+            {str(game): f"{lang}:{tag}" for game, (lang, tag) in sorted(self._languages.items())}
+        )
         try:
             # Whole or not at all: a power cut mid-write must not leave half a file.
             handle, name = tempfile.mkstemp(dir=self._note.parent, prefix=".words-")
@@ -213,7 +227,7 @@ class GameWords:
     def deal(self, game_id: int | None, key: Key, language: str) -> Mapping[Coord, str]:
         """The words on the cards of the game `game_id` with `key`, while the table speaks
         `language`; `WordListError` when its list cannot be read."""
-        dealt_in = self.language_of(game_id, language)
+        dealt_in = self.language_of(game_id, key, language)
         identity = (game_id, str(key), dealt_in)
         if self._last is None or self._last[0] != identity:
             self._last = (identity, deal(self.source.words(dealt_in), game_seed(game_id, key)))
