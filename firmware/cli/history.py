@@ -2,7 +2,7 @@
 
 Each game's id (what `export` takes), start (local time), mode, state (in play, or the winner
 and why, the score in co-op), the actions saved (undos included) and its length, from its start
-to its latest action. `--json` prints the same as one array.
+to its latest action, and the match it was played in. `--json` prints the same as one array.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ def summary_dict(game: GameSummary) -> dict[str, Any]:
         "score": game.score,
         "actions": game.actions,
         "seconds": _length_s(game),
+        "match": game.match_id,
     }
 
 
@@ -49,13 +50,17 @@ def state_text(game: GameSummary) -> str:
 
 def format_table(games: list[GameSummary]) -> str:
     """The games for people: a header and one line per game."""
-    lines = [f"{'ID':>5}  {'Started':<16}  {'Mode':<8}  {'State':<22}  {'Actions':>7}  Length"]
+    lines = [
+        f"{'ID':>5}  {'Started':<16}  {'Mode':<8}  {'State':<22}  {'Actions':>7}  {'Length':>6}"
+        "  Match"
+    ]
     for game in games:
         started = datetime.fromtimestamp(game.started_at).strftime("%Y-%m-%d %H:%M")
         minutes, seconds = divmod(_length_s(game), 60)
         lines.append(
             f"{game.game_id:>5}  {started:<16}  {'co-op' if game.mode == 'coop' else game.mode:<8}"
-            f"  {state_text(game):<22}  {game.actions:>7}  {minutes}:{seconds:02d}"
+            f"  {state_text(game):<22}  {game.actions:>7}  {minutes:>3}:{seconds:02d}"
+            f"  {'–' if game.match_id is None else game.match_id:>5}"
         )
     return "\n".join(lines)
 

@@ -1,8 +1,8 @@
 """`codenames-table stats`: how the table is used, from the saved games.
 
 Games by mode, wins per team, assassin endings, average length (first to last action) and turns,
-guesses per clue, and co-op scores. Undone actions do not count: each game is replayed and only
-the actions that still stand are read.
+guesses per clue, co-op scores, and the matches with their wins. Undone actions do not count:
+each game is replayed and only the actions that still stand are read.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import json
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from board_rules.codenames import EndReason, GiveClue, IllegalActionError, Mode, Team, Touch
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import GameStore, SavedGame, StoreError, UnreadableGameError
+from firmware.table.store import GameStore, MatchRecord, SavedGame, StoreError, UnreadableGameError
 
 
 @dataclass
@@ -39,6 +40,8 @@ class UsageStats:
     coop_losses: int = 0
     unreadable: int = 0
     """Saved games that no longer replay (left out of every other figure)."""
+    matches: list[MatchRecord] = field(default_factory=list)
+    """Every match, oldest first, with its wins."""
 
     def add(self, saved: SavedGame) -> None:
         """Count one saved game."""
@@ -87,6 +90,15 @@ class UsageStats:
                 "scores": {str(score): self.coop_scores[score] for score in sorted(scores)},
             },
             "unreadable": self.unreadable,
+            "matches": [
+                {
+                    "id": match.match_id,
+                    "started_at": match.started_at,
+                    "games": match.games,
+                    "wins": {"red": match.red, "blue": match.blue},
+                }
+                for match in self.matches
+            ],
         }
 
 
@@ -104,6 +116,7 @@ def collect(store: GameStore) -> UsageStats:
             stats.unreadable += 1
             continue
         stats.add(saved)
+    stats.matches = store.matches()
     return stats
 
 
@@ -133,6 +146,13 @@ def format_text(figures: dict[str, Any]) -> str:
     if coop["scores"]:
         counts = ", ".join(f"{score}: {count}" for score, count in coop["scores"].items())
         lines.append(f"Co-op scores:     {counts}")
+    if figures["matches"]:
+        current = figures["matches"][-1]
+        since = datetime.fromtimestamp(current["started_at"]).strftime("%Y-%m-%d %H:%M")
+        lines.append(
+            f"Matches:          {len(figures['matches'])}; the latest, since {since}: "
+            f"red {current['wins']['red']}, blue {current['wins']['blue']}"
+        )
     if figures["unreadable"]:
         lines.append(f"Unreadable games: {figures['unreadable']} (left out)")
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from typing import Any
 from board_rules.codenames import Action, Game, Key, Mode, parse_action
 from firmware.errors import FirmwareError
 from firmware.table.store_faults import SaveFault, fault_of, is_corruption
-from firmware.table.store_open import open_for_writing, open_read_only
+from firmware.table.store_open import MATCHES_VERSION, open_for_writing, open_read_only
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,19 @@ class GameSummary:
     """Actions saved, undos included."""
     last_at: float | None
     """Wall-clock time of its latest action, None before the first."""
+    match_id: int | None = None
+    """The match it was played in; None for a game saved before matches were counted."""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match: the games won per team, counting only finished standard games."""
+
+    match_id: int
+    started_at: float
+    games: int
+    red: int
+    blue: int
 
 
 class GameStore:
@@ -109,6 +122,8 @@ class GameStore:
         """False when the connection was opened read-only because writing was refused."""
         self._schema = False
         """True once the tables exist: a database never written has nothing to read."""
+        self._version = 0
+        """Their schema version: one from before matches, opened read-only, has none."""
         self._saved: dict[int, int] = {}  # game id → actions already written
         self.fault: SaveFault | None = None
         """Why games cannot be written right now, or None while they can."""
@@ -124,7 +139,7 @@ class GameStore:
 
     def _open_read_only(self) -> None:
         try:
-            self._conn = open_read_only(self.path)
+            self._conn, self._version = open_read_only(self.path)
         except sqlite3.Error as error:
             raise StoreError(f"cannot read {self.path}: {error}") from error
         self._schema = True
@@ -159,6 +174,7 @@ class GameStore:
             fault=self.fault,
         )
         self._conn, self._writable, self._schema = opened.conn, opened.writable, opened.schema
+        self._version = opened.version
         self.fault = opened.fault
         if opened.moved_aside is not None:
             self.moved_aside = opened.moved_aside
@@ -197,7 +213,8 @@ class GameStore:
         game_id = self._write(
             [
                 (
-                    "INSERT INTO games (key, mode, started_at, phase) VALUES (?, ?, ?, 'clue')",
+                    "INSERT INTO games (key, mode, started_at, phase, match_id)"
+                    " VALUES (?, ?, ?, 'clue', (SELECT MAX(id) FROM matches))",
                     (str(key), mode.value, at),
                 )
             ]
@@ -298,13 +315,57 @@ class GameStore:
         """The saved games as the record lists them, newest first, at most `limit` of them."""
         if not self._schema:
             return []
+        match = "g.match_id" if self._has_matches else "NULL"
         rows = self._read(
             "SELECT g.id, g.started_at, g.mode, g.phase, g.winner, g.reason, g.score,"
-            " COUNT(a.seq), MAX(a.at) FROM games g LEFT JOIN actions a ON a.game_id = g.id"
-            " GROUP BY g.id ORDER BY g.id DESC LIMIT ?",
+            f" COUNT(a.seq), MAX(a.at), {match} FROM games g"
+            " LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.id ORDER BY g.id DESC LIMIT ?",
             (-1 if limit is None else limit,),
         )
         return [GameSummary(*row) for row in rows]
+
+    @property
+    def _has_matches(self) -> bool:
+        return self._schema and self._version >= MATCHES_VERSION
+
+    def matches(self, *, leaving_out: int | None = None) -> list[MatchRecord]:
+        """Every match, oldest first, with its wins; `leaving_out` is a game not counted (the
+        one in play, which the table counts itself)."""
+        if not self._has_matches:
+            return []
+        rows = self._read(
+            "SELECT m.id, m.started_at, COUNT(g.id),"
+            " COUNT(CASE WHEN g.winner = 'red' THEN 1 END),"
+            " COUNT(CASE WHEN g.winner = 'blue' THEN 1 END)"
+            " FROM matches m LEFT JOIN games g ON g.match_id = m.id AND g.id IS NOT ?"
+            " AND g.mode = 'standard' AND g.phase = 'over'"
+            " GROUP BY m.id ORDER BY m.id",
+            (leaving_out,),
+        )
+        return [MatchRecord(*row) for row in rows]
+
+    def match_of(self, game_id: int) -> int | None:
+        """The match `game_id` was played in, None when it has none."""
+        if not self._has_matches:
+            return None
+        rows = self._read("SELECT match_id FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    def open_match(self, at: float, moving: int | None = None) -> None:
+        """Begin a new match at wall-clock time `at`: every game started from now on is played
+        in it, and so is the saved game `moving`, if given (a game nothing was played in yet).
+        Raises `StoreError` when it cannot be written."""
+        statements: list[tuple[str, Sequence[Any]]] = [
+            ("INSERT INTO matches (started_at) VALUES (?)", (at,))
+        ]
+        if moving is not None:
+            statements.append(
+                (
+                    "UPDATE games SET match_id = (SELECT MAX(id) FROM matches) WHERE id = ?",
+                    (moving,),
+                )
+            )
+        self._write(statements)
 
     def load_settings(self) -> dict[str, Any]:
         """The settings saved from the menu; one that cannot be read is left out (its default

@@ -30,8 +30,14 @@ from firmware.table.store_faults import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-_SCHEMA = """
+SCHEMA_VERSION = 2
+MATCHES_VERSION = 2
+"""The version that added matches: each game belongs to the match it was played in."""
+READABLE_VERSIONS = (1, SCHEMA_VERSION)
+"""Versions whose games this firmware reads (an older one is brought up to date when written)."""
+_NOW = "(julianday('now') - 2440587.5) * 86400.0"
+"""SQLite's wall-clock time in Unix seconds: for the first match, begun by the schema itself."""
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     key TEXT NOT NULL,
@@ -40,7 +46,8 @@ CREATE TABLE IF NOT EXISTS games (
     phase TEXT NOT NULL,
     winner TEXT,
     reason TEXT,
-    score INTEGER
+    score INTEGER,
+    match_id INTEGER REFERENCES matches(id)
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -53,7 +60,23 @@ CREATE TABLE IF NOT EXISTS settings (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    started_at REAL NOT NULL
+);
+INSERT INTO matches (started_at) SELECT {_NOW} WHERE NOT EXISTS (SELECT 1 FROM matches);
 """
+_FROM_VERSION_1 = f"""
+ALTER TABLE games ADD COLUMN match_id INTEGER REFERENCES matches(id);
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    started_at REAL NOT NULL
+);
+INSERT INTO matches (started_at) VALUES (COALESCE((SELECT MAX(started_at) FROM games), {_NOW}));
+UPDATE games SET match_id = 1 WHERE id = (SELECT MAX(id) FROM games);
+"""
+"""Every game is kept; the game on the table (the latest) begins the first match, so that the
+match shown after the update does not count games played long before it."""
 
 
 @dataclass
@@ -66,6 +89,9 @@ class Opened:
     """False when `conn` was opened read-only because writing was refused."""
     schema: bool = False
     """True once the tables exist: a database never written has nothing to read."""
+    version: int = SCHEMA_VERSION
+    """The schema version of the tables, when they exist: an old one opened read-only is read
+    as it is."""
     fault: SaveFault | None = None
     """Why games cannot be written, or None while they can."""
     moved_aside: Path | None = None
@@ -78,16 +104,18 @@ class Opened:
         self.fault = fault
 
 
-def open_read_only(path: Path) -> sqlite3.Connection:
-    """The database at `path` for reading only: for staff tools beside a running table, which
-    never create, repair or move anything. Raises `sqlite3.Error` when it cannot be read."""
+def open_read_only(path: Path) -> tuple[sqlite3.Connection, int]:
+    """The database at `path` for reading only, and its schema version: for staff tools beside
+    a running table, which never create, repair, update or move anything. Raises `sqlite3.Error`
+    when it cannot be read."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         conn.execute("SELECT COUNT(*) FROM games").fetchone()
     except sqlite3.Error:
         conn.close()
         raise
-    return conn
+    return conn, version
 
 
 def open_for_writing(
@@ -165,7 +193,7 @@ def _prepare(conn: sqlite3.Connection) -> None:
     if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
         raise DamagedDatabaseError("quick_check found damage")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version not in (0, SCHEMA_VERSION):
+    if version not in (0, *READABLE_VERSIONS):
         # A newer firmware's database: this one cannot write it, so it is kept aside whole.
         raise DamagedDatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
     # Nothing is written when the database is ready: a full disk must not stop a resume.
@@ -174,7 +202,9 @@ def _prepare(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous=FULL")
     if version == SCHEMA_VERSION:
         return
-    conn.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+    # In one transaction: a power cut leaves the old version whole, brought up at the next start.
+    script = _FROM_VERSION_1 if version == 1 else _SCHEMA
+    conn.executescript(f"BEGIN IMMEDIATE; {script} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
 
 def _check_writable(conn: sqlite3.Connection, path: Path, opened: Opened) -> None:
@@ -213,6 +243,6 @@ def _open_for_reading(path: Path, opened: Opened) -> None:
             conn.close()
             continue
         opened.conn, opened.writable = conn, False
-        opened.schema = version == SCHEMA_VERSION
+        opened.schema, opened.version = version in READABLE_VERSIONS, version
         log.warning("database %s opened read-only: the game resumes", path)
         return

@@ -52,6 +52,7 @@ def test_history_lists_the_games_newest_first_with_their_state(tmp_path: Path, c
     assert (oldest["phase"], oldest["winner"], oldest["reason"]) == ("over", "blue", "assassin")
     assert oldest["actions"] == len(FINISHED)
     assert oldest["seconds"] == 30 * len(FINISHED)
+    assert newest["match"] == oldest["match"] == 1
     # ISO 8601 in local time, with its offset.
     assert datetime.fromisoformat(oldest["started_at"]).timestamp() == START
     assert (
@@ -67,9 +68,10 @@ def test_history_for_people_says_who_won_and_what_is_in_play(tmp_path: Path, cli
         save_game(store, Mode.STANDARD, FINISHED)
         save_game(store, Mode.COOP, ["clue 1"])
     lines = cli("history", "--state-dir", tmp_path).stdout.splitlines()
-    assert lines[0].split() == ["ID", "Started", "Mode", "State", "Actions", "Length"]
+    assert lines[0].split() == ["ID", "Started", "Mode", "State", "Actions", "Length", "Match"]
     assert "co-op" in lines[1] and "in play" in lines[1]
     assert "blue won (assassin)" in lines[2] and "4:30" in lines[2]
+    assert lines[1].split()[-1] == lines[2].split()[-1] == "1"  # both in the first match
 
 
 def test_no_saved_games_is_an_empty_record_and_exit_0(tmp_path: Path, cli: Cli) -> None:

@@ -59,6 +59,9 @@ def test_stats_count_games_wins_endings_lengths_and_scores(tmp_path: Path, cli: 
     # Clues 1 + 3 + 2 + 1 = 7; touches that stand 9 + 3 + 9 = 21.
     assert figures["guesses_per_clue"] == round(21 / 7, 2)
     assert figures["coop"] == {"wins": 1, "losses": 0, "average_score": 7.0, "scores": {"7": 1}}
+    # One match, the first: both standard games were won in it.
+    (match,) = figures["matches"]
+    assert (match["id"], match["games"], match["wins"]) == (1, 2, {"red": 1, "blue": 1})
 
 
 def test_stats_for_people_name_each_figure(tmp_path: Path, cli: Cli) -> None:
@@ -68,6 +71,8 @@ def test_stats_for_people_name_each_figure(tmp_path: Path, cli: Cli) -> None:
     assert result.returncode == 0
     assert "Wins:             red 0, blue 1" in result.stdout
     assert "Assassin endings: 1" in result.stdout
+    assert "Matches:          1; the latest, since " in result.stdout
+    assert result.stdout.rstrip().endswith("red 0, blue 1")
 
 
 def test_stats_count_a_damaged_game_as_unreadable_and_go_on(tmp_path: Path, cli: Cli) -> None:
