@@ -24,6 +24,7 @@ from pathlib import Path
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
 from firmware.errors import UsageError
+from firmware.fleet.attach import reporting
 from firmware.service.pi_devices import open_pi_devices
 from firmware.service.pi_model import PI_MODEL_FILE, is_raspberry_pi
 from firmware.service.sd_notify import SystemdNotifier
@@ -118,4 +119,5 @@ def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
         log.info("table ready")
         # The scanner has no thread of its own: it runs on the clock's (see
         # firmware.drivers.liveness).
-        serve(table, stop, notifier, Liveness([clock.progress, display.progress]))
+        with reporting(config.fleet, table, state_dir, lambda: devices.oled.is_up):
+            serve(table, stop, notifier, Liveness([clock.progress, display.progress]))

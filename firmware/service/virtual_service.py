@@ -27,6 +27,7 @@ from pathlib import Path
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
 from firmware.errors import UsageError
+from firmware.fleet.attach import reporting
 from firmware.service.sd_notify import SystemdNotifier
 from firmware.service.serve import install_stop_handlers, serve
 from firmware.table.config import TableConfig
@@ -151,7 +152,8 @@ def run_virtual(
         watched = [clock.progress]
         if isinstance(table.display, DisplayWorker):
             watched.append(table.display.progress)
-        serve(table.table, stop, notifier, Liveness(watched))
+        with reporting(config.fleet, table.table, state_dir, lambda: table.oled.is_up):
+            serve(table.table, stop, notifier, Liveness(watched))
     return 0
 
 

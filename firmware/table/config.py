@@ -11,6 +11,7 @@ byte-order mark.
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from collections.abc import Callable, Mapping
@@ -59,6 +60,22 @@ class InputConfig:
 
 
 @dataclass(frozen=True)
+class FleetConfig:
+    """`[fleet]`: the MQTT broker the table reports to (`firmware.fleet`); absent, it reports
+    to none and opens no network."""
+
+    broker: str
+    """`mqtt://host:port` or `mqtts://host:port` (TLS)."""
+    table: str
+    """This table's id, the second level of its topics."""
+    ca_file: Path | None = None
+    username: str | None = None
+    password_file: Path | None = None
+    """Read when connecting (systemd's `LoadCredential=`): a password never sits in the config."""
+    keepalive_s: int = 15
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """Everything the config file sets."""
 
@@ -71,6 +88,7 @@ class TableConfig:
     """Defaults of the menu's settings; values saved from the menu win over them."""
     sleep_after_s: float = 600.0
     state_dir: Path = DEFAULT_STATE_DIR
+    fleet: FleetConfig | None = None
 
 
 def installed_config() -> Path | None:
@@ -160,7 +178,31 @@ _SECOND_OLED_KEYS: dict[str, tuple[_Check, str]] = {
     "rotate_180": (lambda v: isinstance(v, bool), "true or false"),
     "reset_pin": (lambda v: type(v) is int and 0 <= v <= 27, "a BCM GPIO number 0–27"),
 }
-_SECTIONS = ("table", "input", "pins", "led", "oled")
+_FLEET_KEYS: dict[str, tuple[_Check, str]] = {
+    "broker": (
+        lambda v: isinstance(v, str) and bool(re.fullmatch(r"mqtts?://[\w.:\[\]-]+(:\d{1,5})?", v)),
+        '"mqtt://host:1883" or "mqtts://host:8883"',
+    ),
+    "table": (
+        # The id is a topic level: no wildcard, no separator, nothing a view would misread.
+        lambda v: isinstance(v, str) and bool(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v)),
+        "1 to 64 letters, digits, - or _",
+    ),
+    "ca_file": (
+        lambda v: isinstance(v, str) and 0 < len(v) <= MAX_PATH and v.isprintable(),
+        "a file path",
+    ),
+    "username": (
+        lambda v: isinstance(v, str) and 0 < len(v) <= 256 and v.isprintable(),
+        "1 to 256 printable characters",
+    ),
+    "password_file": (
+        lambda v: isinstance(v, str) and 0 < len(v) <= MAX_PATH and v.isprintable(),
+        "a file path",
+    ),
+    "keepalive_s": (lambda v: type(v) is int and 5 <= v <= 3600, "seconds from 5 to 3600"),
+}
+_SECTIONS = ("table", "input", "pins", "led", "oled", "fleet")
 
 
 def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
@@ -203,7 +245,22 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         ),
         sleep_after_s=float(table.get("sleep_after_s", config.sleep_after_s)),
         state_dir=Path(table.get("state_dir", config.state_dir)),
+        fleet=_fleet(data, source),
     )
+
+
+def _fleet(data: Mapping[str, Any], source: str) -> FleetConfig | None:
+    """`[fleet]`, or None without it; `broker` and `table` are required there."""
+    if "fleet" not in data:
+        return None
+    fleet = _checked(data, "fleet", _FLEET_KEYS, source)
+    for required in ("broker", "table"):
+        if required not in fleet:
+            raise _error(source, f"fleet.{required}: required when [fleet] is set")
+    for name in ("ca_file", "password_file"):
+        if name in fleet:
+            fleet[name] = Path(fleet[name])
+    return FleetConfig(**fleet)
 
 
 def _oled_panels(oled: dict[str, Any], pins: PinMap, source: str) -> dict[str, Any]:

@@ -47,7 +47,9 @@ from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
-from firmware.table.modes import PLAYING, ControlMode, MenuOpen, PadTest
+from firmware.table.match import MatchTally, saved_tally
+from firmware.table.modes import PLAYING, ControlMode, MenuOpen, NewMatchChosen, PadTest
+from firmware.table.observer import TableObserver
 from firmware.table.sand_timer import END_BEEP, WARNING_BEEP, Beeper, TableTimer, TimerTick, play
 from firmware.table.saving import RecordedGame, Saver, recorded
 from firmware.table.screens import OledScreen, TableView, compose
@@ -132,6 +134,9 @@ class Table:
             # Chosen for this run on the command line: it wins over the saved menu setting.
             self.settings = replace(self.settings, language=language)
         self._key.set_look(self.settings.brightness, self.settings.colour_blind)
+        self.observer: TableObserver | None = None
+        """Told of each input and accepted change (`firmware.table.observer`); set before the
+        loop runs."""
         self.rejections: list[Rejection] = []
         """Actions turned down since the table started; a scripted run reads them."""
         self._selector: ClueNumber = FIRST_SELECTOR
@@ -145,7 +150,10 @@ class Table:
         self._first_mode = first_mode
         self._left: tuple[RecordedGame, ClueNumber] | None = None
         """The game NEW replaced and its selector, while UNDO can bring it back."""
+        self._match_left = MatchTally()
+        """The match's tally as it was for the game NEW replaced, for UNDO to bring back."""
         self._current = self._resume()
+        self._match = saved_tally(store, self._current.game_id)
         if self._saver.fault is not None:
             self._saver.retry_later()
         self._sleep = SleepWatch(self._timing.sleep_after_s, clock.monotonic(), self._schedule)
@@ -161,6 +169,8 @@ class Table:
                     # Perhaps NEW dealt it just before the power went: UNDO still brings back
                     # the game it replaced, as it would have without the power cut.
                     self._left = self._saved_before(saved.game_id)
+                    if self._left is not None:
+                        self._match_left = saved_tally(self._store, self._left[0].game_id)
                 return current
         except (StoreError, IllegalActionError) as error:
             log.error("the last game cannot be resumed, starting anew: %s", error)
@@ -246,6 +256,8 @@ class Table:
         if isinstance(event, _Tick):
             self._on_tick(now)
             return
+        if self.observer is not None:
+            self.observer.seen(event)
         self._sleep.input_seen(now)
         if self._sleep.asleep:
             self._wake(event, now)
@@ -262,6 +274,9 @@ class Table:
             led = settings != self.settings
             if led:
                 self._change_settings(settings)
+            if isinstance(self._mode, NewMatchChosen):
+                self._mode = PLAYING
+                self._new_match(now)
         else:
             led = self._on_play(event, now)
         self._refresh(led=led)
@@ -278,11 +293,13 @@ class Table:
             case controls.Tell(texts):
                 self._show_notice(now, *texts)
             case controls.StartNewGame():
-                self._left = self._current, self._selector
+                self._left, self._match_left = (self._current, self._selector), self._match
+                self._match = self._match.next_game(self.state)
                 self._current = self._new_game(left=self._current)
                 self._selector = FIRST_SELECTOR
                 self._timer.stop()
                 self._show_notice(now, m.NEW_GAME)
+                self._tell_observer("new game")
                 return True
             case controls.StartTimer():
                 self._start_timer(now)
@@ -320,16 +337,33 @@ class Table:
             self._show_notice(now, *m.undone_lines(self._catalog, standing[-1]))
         else:
             self._notice = ()
+        self._tell_observer(str(action))
         return True
+
+    def _tell_observer(self, action: str) -> None:
+        if self.observer is not None:
+            self.observer.played(action, self.state, self._notice, self._saver.fault)
 
     def _undo_new_game(self, left: tuple[RecordedGame, ClueNumber], now: float) -> bool:
         # One step back only: the game replaced, as it was. The sand timer is not brought back:
         # NEW stopped it, and the time since belongs to no turn; TIMER turns it again.
         self._saver.take_back(self._current, left[0])
         (self._current, self._selector), self._left = left, None
+        self._match = self._match_left
         self._timer.stop()
         self._show_notice(now, m.UNDONE_NEW_GAME)
+        self._tell_observer("undo new game")
         return True
+
+    def _new_match(self, now: float) -> None:
+        # A game nothing was played in yet is the match's first; otherwise the match begins
+        # with the next game, and the game in play counts for none.
+        moving = not self.game.applied
+        self._match = MatchTally(counts_current=moving)
+        # UNDO of NEW brings back a game of the match before.
+        self._match_left = MatchTally(counts_current=False)
+        self._saver.open_match(self._wall_clock(), self._current, moving=moving)
+        self._show_notice(now, m.NEW_MATCH, *(() if moving else (m.FROM_NEXT_GAME,)))
 
     def _start_timer(self, now: float) -> None:
         if not self.settings.timer_s:
@@ -425,6 +459,7 @@ class Table:
             timer_left=self._timer.fraction_left(now),
             timer_seconds=self._timer.seconds_left(now),
             not_saving=self._saver.fault,
+            match=self._match.score(self.state),
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,
         )

@@ -7,7 +7,9 @@ Lowest first: `board_rules` (pure rules), `firmware.errors` and `firmware.text_i
 every layer) < `firmware.drivers` (the hardware, no game) < the virtual twins (circuits under the
 drivers) < `firmware.table` (the application) < the virtual table and its scripts, and
 `firmware.service` < `firmware.cli` and the terminal apps (`firmware.sim`, `firmware.coda`, their
-look in `firmware.tui`), the only ones on Textual.
+look in `firmware.tui`), the only ones on Textual. The fleet (`firmware.fleet`, MQTT) stands
+above the table, under the service that attaches it; the café view (`firmware.cafe`) is an app
+that knows the fleet's messages and no table.
 """
 
 from __future__ import annotations
@@ -22,20 +24,23 @@ FIRMWARE = (
     "firmware.drivers",
     "firmware.virtual",
     "firmware.table",
+    "firmware.fleet",
     "firmware.service",
     "firmware.cli",
     "firmware.sim",
     "firmware.coda",
     "firmware.tui",
+    "firmware.cafe",
 )
 """The firmware's packages (and shared modules), lowest first."""
 TWINS = tuple(
-    f"firmware.virtual.{name}" for name in ("encoder", "i2c", "matrix_circuit", "ssd1306", "strip")
+    f"firmware.virtual.{name}"
+    for name in ("encoder", "i2c", "matrix_circuit", "mpr121", "ssd1306", "strip")
 )
 VIRTUAL_TABLE = ("firmware.virtual.table", "firmware.virtual.script")
-APPS = ("firmware.cli", "firmware.sim", "firmware.coda", "firmware.tui")
+APPS = ("firmware.cli", "firmware.sim", "firmware.coda", "firmware.tui", "firmware.cafe")
 """The command line and the terminal apps: the top, which nothing of the table reaches up to."""
-TEXTUAL_APPS = ("firmware.sim", "firmware.coda", "firmware.tui")
+TEXTUAL_APPS = ("firmware.sim", "firmware.coda", "firmware.tui", "firmware.cafe")
 
 
 def all_but(*allowed: str) -> tuple[str, ...]:
@@ -53,7 +58,9 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # A twin is a circuit that the drivers drive: of the firmware it knows only the drivers.
     *((twin, all_but("firmware.drivers", "firmware.errors")) for twin in TWINS),
     # The application never knows whether it runs on the Pi, on virtual hardware or in a window.
-    ("firmware.table", ("firmware.virtual", "firmware.service", *APPS)),
+    ("firmware.table", ("firmware.virtual", "firmware.service", "firmware.fleet", *APPS)),
+    # The fleet reports a table it is handed: of the firmware it knows the table and below.
+    ("firmware.fleet", ("firmware.virtual", "firmware.service", *APPS)),
     # The virtual table stands where the Pi's devices stand: the service runs it, not the reverse.
     *((module, ("firmware.service", *APPS)) for module in VIRTUAL_TABLE),
     ("firmware.service", APPS),
@@ -61,8 +68,16 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("firmware.sim", ("firmware.cli", "firmware.coda")),
     ("firmware.coda", all_but("firmware.coda", "firmware.tui")),
     ("firmware.tui", all_but("firmware.tui")),
+    # The café reads the fleet's messages and knows no table: only the schema and its look.
+    (
+        "firmware.cafe",
+        all_but("firmware.cafe", "firmware.fleet", "firmware.tui", "firmware.errors"),
+    ),
     # Textual is the terminal apps' own business.
     *((package, ("textual",)) for package in all_but(*TEXTUAL_APPS)),
+    # MQTT is the fleet's and the café's business, the web the café's alone.
+    *((package, ("paho",)) for package in all_but("firmware.fleet", "firmware.cafe")),
+    *((package, ("aiohttp",)) for package in all_but("firmware.cafe")),
     # Development tools are not shipped to the Pi.
     ("firmware", ("tools",)),
 )

@@ -1,0 +1,42 @@
+"""The fleet on a running table: a `FleetPublisher` made the table's observer for as long as
+the `with` lasts, when the config has `[fleet]`; without it nothing of MQTT is imported."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from firmware.table.config import FleetConfig
+from firmware.table.game_loop import Table
+
+
+@contextlib.contextmanager
+def reporting(
+    fleet: FleetConfig | None,
+    table: Table,
+    state_dir: Path,
+    oled_up: Callable[[], bool] = lambda: True,
+) -> Iterator[None]:
+    """Report `table` to the fleet's broker inside the `with` (before its loop runs)."""
+    if fleet is None:
+        yield
+        return
+    from firmware.fleet.broker import BrokerError
+    from firmware.fleet.health import HealthReading
+    from firmware.fleet.publisher import FleetPublisher
+
+    try:
+        publisher = FleetPublisher(
+            fleet, HealthReading(state_dir, time.monotonic()), oled_up=oled_up
+        )
+    except BrokerError as error:  # the config checked the URL: kept for a defensive one-liner
+        raise SystemExit(f"fleet.broker: {error}") from error
+    publisher.show(table.state)
+    table.observer = publisher
+    with publisher:
+        try:
+            yield
+        finally:
+            table.observer = None

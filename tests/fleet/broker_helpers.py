@@ -1,0 +1,154 @@
+"""A real Mosquitto on a free port of 127.0.0.1 for the fleet tests, and a listener that keeps
+what arrives on `codenames/#`. Tests skip, saying why, where Mosquitto is not installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+WAIT_S = 10.0
+"""Longest a test waits for a message: generous, since a loaded CI machine may be slow; a
+passing test returns as soon as the message is there."""
+
+
+def mosquitto_binary() -> str:
+    """The broker's executable, or a skip naming how to get it."""
+    found = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
+    if found is None:
+        pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
+    return found
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _until(check: Callable[[], bool], timeout: float = WAIT_S) -> bool:
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@dataclass
+class Mosquitto:
+    """One broker process; `restart` keeps its port (and, without persistence, forgets the
+    retained messages, as a crashed broker would)."""
+
+    folder: Path
+    port: int = field(default_factory=free_port)
+    users: dict[str, str] = field(default_factory=dict)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> Mosquitto:
+        binary = mosquitto_binary()
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false"]
+        if self.users:
+            passwords = self.folder / "passwords"
+            passwords.write_text("")
+            for user, password in self.users.items():
+                tool = shutil.which("mosquitto_passwd") or "mosquitto_passwd"
+                subprocess.run(
+                    [tool, "-b", str(passwords), user, password],
+                    check=True,
+                    capture_output=True,
+                )
+            passwords.chmod(0o600)
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        else:
+            lines.append("allow_anonymous true")
+        conf = self.folder / "mosquitto.conf"
+        conf.write_text("\n".join(lines) + "\n")
+        self.process = subprocess.Popen(
+            [binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        if not _until(self._listening):
+            self.stop()
+            pytest.fail(f"mosquitto did not listen on port {self.port}")
+        return self
+
+    def _listening(self) -> bool:
+        with socket.socket() as probe:
+            return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@dataclass(frozen=True)
+class Received:
+    """One message as a subscriber got it."""
+
+    topic: str
+    payload: bytes
+    retained: bool
+
+    def json(self) -> Any:
+        return json.loads(self.payload)
+
+
+class Listener:
+    """Subscribes to every table's topics and keeps each message, in order."""
+
+    def __init__(self, broker: Mosquitto) -> None:
+        self.messages: list[Received] = []
+        self._lock = threading.Condition()
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-listener")
+        subscribed = threading.Event()
+        self._client.on_connect = lambda c, *_: c.subscribe("codenames/#", qos=1)
+        self._client.on_subscribe = lambda *_: subscribed.set()
+        self._client.on_message = self._on_message
+        self._client.connect("127.0.0.1", broker.port, 5)
+        self._client.loop_start()
+        if not subscribed.wait(WAIT_S):
+            pytest.fail("the listener could not subscribe")
+
+    def _on_message(self, client: object, userdata: object, message: mqtt.MQTTMessage) -> None:
+        with self._lock:
+            self.messages.append(Received(message.topic, bytes(message.payload), message.retain))
+            self._lock.notify_all()
+
+    def on(self, topic: str) -> list[Received]:
+        with self._lock:
+            return [m for m in self.messages if m.topic == topic]
+
+    def wait_for(self, check: Callable[[list[Received]], bool], timeout: float = WAIT_S) -> bool:
+        """Wait until `check(all messages so far)` holds (True) or `timeout` (False)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: check(list(self.messages)), timeout)
+
+    def latest(self, topic: str) -> Any:
+        found = self.on(topic)
+        return found[-1].json() if found else None
+
+    def close(self) -> None:
+        self._client.loop_stop()
+        self._client.disconnect()

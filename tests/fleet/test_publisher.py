@@ -1,0 +1,128 @@
+"""The table's publisher against a real Mosquitto: a headless table plays, and what arrives is
+its public state, its events and its health; never the key."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from board_rules.codenames import ALL_COORDS, Key, Phase
+from firmware.fleet.health import HealthReading
+from firmware.fleet.messages import SCHEMA, public_game
+from firmware.fleet.publisher import FleetPublisher
+from firmware.table.config import FleetConfig
+from firmware.virtual.table import VirtualTable
+
+from ..table_scripts import STILL, announce
+from .broker_helpers import Listener, Mosquitto, Received
+
+TABLE = "table-3"
+
+
+def publisher_for(broker: Mosquitto, state_dir: Path, **options: object) -> FleetPublisher:
+    fleet = FleetConfig(broker=broker.url, table=TABLE, keepalive_s=5)
+    return FleetPublisher(fleet, HealthReading(state_dir, 0.0), **options)  # type: ignore[arg-type]
+
+
+def play_random_game(vt: VirtualTable, rng: random.Random) -> None:
+    """Clues of 1 and touches of random covered-not cards until the game is over."""
+    while not vt.table.state.is_over:
+        state = vt.table.state
+        if state.phase is Phase.CLUE:
+            announce(vt, detents=0)
+        else:
+            vt.press_pad(rng.choice([c for c in ALL_COORDS if c not in state.covered]))
+
+
+def assert_keeps_the_key(messages: list[Received], key: Key, covered: set[str]) -> None:
+    """No message carries the key or an identity of a card not covered at the game's end."""
+    assert messages
+    for message in messages:
+        text = message.payload.decode()
+        assert str(key) not in text, message
+        assert "key" not in json.loads(text), message
+        if message.topic.endswith("/game"):
+            game = message.json()
+            # Identities are told only for covered cards, and truly.
+            assert set(game["covered"]) <= covered, message
+            for coord, identity in game["covered"].items():
+                assert key[next(c for c in ALL_COORDS if str(c) == coord)].value == identity
+
+
+def test_a_played_game_arrives_public_and_never_with_the_key(
+    broker: Mosquitto, listener: Listener, tmp_path: Path
+) -> None:
+    rng = random.Random(14)
+    with (
+        VirtualTable(STILL, tmp_path / "state", rng=rng) as vt,
+        publisher_for(broker, tmp_path) as publisher,
+    ):
+        publisher.show(vt.table.state)
+        vt.table.observer = publisher
+        assert publisher.wait_connected(10)
+        play_random_game(vt, rng)
+        final = vt.table.state
+        topic = f"codenames/{TABLE}/game"
+        assert listener.wait_for(lambda _: (listener.latest(topic) or {}).get("phase") == "over"), (
+            listener.messages
+        )
+        game = listener.latest(topic)
+        assert game["schema"] == SCHEMA and game["table"] == TABLE
+        assert {k: v for k, v in game.items() if k not in ("schema", "table", "at")} == (
+            public_game(final)
+        )
+        applied = len(vt.table.game.applied)
+        assert listener.wait_for(lambda _: len(listener.on(f"codenames/{TABLE}/events")) == applied)
+        events = [m.json() for m in listener.on(f"codenames/{TABLE}/events")]
+        assert [e["action"] for e in events] == [str(a) for a in vt.table.game.applied]
+        assert not any(m.retained for m in listener.on(f"codenames/{TABLE}/events"))
+        assert publisher.events_dropped == 0
+        status = listener.latest(f"codenames/{TABLE}/status")
+        assert status["status"] == "online"
+        key = final.key
+        covered = {str(c) for c in final.covered}
+    assert listener.wait_for(
+        lambda _: listener.latest(f"codenames/{TABLE}/status")["status"] == "offline"
+    )
+    assert_keeps_the_key(listener.messages, key, covered)
+
+
+def test_health_reports_a_stuck_pad_and_the_system(
+    broker: Mosquitto, listener: Listener, tmp_path: Path
+) -> None:
+    config = replace(STILL, inputs=replace(STILL.inputs, stuck_after_s=1.0))
+    with (
+        VirtualTable(config, tmp_path / "state", rng=random.Random(1)) as vt,
+        publisher_for(broker, tmp_path) as publisher,
+    ):
+        vt.table.observer = publisher
+        pad = ALL_COORDS[7]
+        vt.circuit.press_pad(pad)
+        vt.wait(2.0)
+        topic = f"codenames/{TABLE}/health"
+        assert listener.wait_for(
+            lambda _: (listener.latest(topic) or {}).get("stuck_pads") == [str(pad)]
+        ), listener.messages
+        health = listener.latest(topic)
+        assert health["saving"] is True and health["not_saving"] is None
+        assert health["oled_up"] is True
+        assert health["free_disk_bytes"] > 0
+        assert health["version"]
+        vt.circuit.release_pad(pad)
+        vt.wait(1.0)
+        assert listener.wait_for(lambda _: listener.latest(topic)["stuck_pads"] == [])
+
+
+def test_a_full_queue_drops_and_counts_events_without_blocking(tmp_path: Path) -> None:
+    # No broker listens there: nothing is sent, the game thread must not wait for it.
+    fleet = FleetConfig(broker="mqtt://127.0.0.1:9", table=TABLE)
+    publisher = FleetPublisher(fleet, HealthReading(tmp_path, 0.0), queue_size=2)
+    with VirtualTable(STILL, tmp_path / "state", rng=random.Random(2)) as vt:
+        vt.table.observer = publisher  # not started: the queue only fills
+        play_random_game(vt, random.Random(2))
+        played = len(vt.table.game.applied)
+    assert played >= 3
+    assert publisher.events_dropped == played - 2
+    publisher.close()
