@@ -1,0 +1,198 @@
+"""The capacitive pads: the real `adafruit_mpr121` driver over three virtual MPR121s on the
+virtual I2C bus, their IRQ lines on gpiozero mock pins, on a virtual clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from board_rules.codenames.grid import SIZE, Coord
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.events import (
+    ButtonPressed,
+    ButtonReleased,
+    ConsoleButton,
+    MatrixEvent,
+    MultiplePads,
+    PadPressed,
+    PadReleased,
+    PadStuck,
+)
+from firmware.drivers.touch_pads import (
+    ADDRESSES,
+    DEBOUNCE_REGISTER,
+    PadThresholds,
+    TouchPads,
+    electrode_of,
+    switch_of,
+)
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.mpr121 import THRESHOLDS, VirtualTouchPanel
+
+IRQ_PINS = (17, 27, 22)
+C3, D4 = Coord.parse("C3"), Coord.parse("D4")
+A1, E5 = Coord.parse("A1"), Coord.parse("E5")
+
+
+@dataclass
+class Rig:
+    clock: VirtualClock
+    bus: VirtualI2C
+    panel: VirtualTouchPanel
+    pads: TouchPads
+    events: list[MatrixEvent]
+    faults: list[tuple[int, bool]] = field(default_factory=list)
+
+    def wait(self, seconds: float) -> None:
+        end = self.clock.monotonic() + seconds
+        while (due := self.clock.next_due) is not None and due <= end:
+            self.clock.advance(max(due - self.clock.monotonic(), 0.0))
+        self.clock.advance(max(end - self.clock.monotonic(), 0.0))
+
+    def tap(self, switch: Coord | ConsoleButton, hold_s: float = 0.1) -> None:
+        self.panel.press_switch(switch)
+        self.wait(hold_s)
+        self.panel.release_switch(switch)
+        self.wait(0.1)
+
+
+def make_rig(**options: object) -> tuple[Rig, MockFactory]:
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    factory = MockFactory()
+    panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS)
+    events: list[MatrixEvent] = []
+    faults: list[tuple[int, bool]] = []
+    pads = TouchPads(
+        clock,
+        events.append,
+        i2c=bus,
+        irq_pins=IRQ_PINS,
+        pin_factory=factory,
+        on_fault=lambda address, error: faults.append((address, error is not None)),
+        **options,  # type: ignore[arg-type]
+    )
+    rig = Rig(clock, bus, panel, pads, events, faults)
+    rig.wait(2.0)  # the baselines settle
+    rig.events.clear()
+    return rig, factory
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    made, factory = make_rig()
+    yield made
+    made.pads.close()
+    factory.reset()
+
+
+def test_every_pad_and_button_has_its_own_electrode() -> None:
+    switches = [Coord(row=r, column=c) for r in range(SIZE) for c in range(SIZE)]
+    switches += list(ConsoleButton)
+    places = [electrode_of(switch) for switch in switches]
+    assert len(set(places)) == len(switches)
+    assert all(switch_of(*place) == switch for place, switch in zip(places, switches, strict=True))
+    assert all(chip < len(ADDRESSES) for chip, _ in places)
+
+
+def test_a_touch_counts_once_and_its_release_tells_how_long(rig: Rig) -> None:
+    rig.tap(C3, hold_s=0.5)
+    assert [type(e) for e in rig.events] == [PadPressed, PadReleased]
+    pressed, released = rig.events
+    assert isinstance(pressed, PadPressed) and pressed.coord == C3
+    assert isinstance(released, PadReleased) and released.held_s == pytest.approx(0.5, abs=0.02)
+
+
+def test_the_status_is_read_only_when_a_chip_signals_a_change(rig: Rig) -> None:
+    reads = [chip.reads_of_status for chip in rig.panel.chips]
+    rig.wait(60.0)
+    assert [chip.reads_of_status for chip in rig.panel.chips] == reads
+    assert rig.clock.pending == 0
+    rig.tap(A1)
+    # Each change (touch, release) wakes the table once; it reads every chip then.
+    assert [c.reads_of_status - r for c, r in zip(rig.panel.chips, reads, strict=True)] == [2] * 3
+
+
+def test_console_buttons_are_pressed_and_released(rig: Rig) -> None:
+    rig.tap(ConsoleButton.UNDO, hold_s=1.2)
+    assert [type(e) for e in rig.events] == [ButtonPressed, ButtonReleased]
+    assert all(getattr(e, "button", None) is ConsoleButton.UNDO for e in rig.events)
+
+
+def test_two_cards_touched_at_once_are_refused_on_any_chips(rig: Rig) -> None:
+    assert electrode_of(A1)[0] != electrode_of(E5)[0]
+    rig.panel.press_switch(A1)
+    rig.panel.press_switch(E5)
+    rig.wait(0.2)
+    rig.panel.release_switch(A1)
+    rig.panel.release_switch(E5)
+    rig.wait(0.2)
+    assert rig.events == [MultiplePads((A1, E5), rig.events[0].at)]
+
+
+def test_a_card_joined_by_another_is_refused_and_the_first_stays_counted(rig: Rig) -> None:
+    rig.panel.press_switch(C3)
+    rig.wait(0.2)
+    rig.panel.press_switch(D4)
+    rig.wait(0.2)
+    rig.panel.release_switch(D4)
+    rig.panel.release_switch(C3)
+    rig.wait(0.2)
+    kinds = [type(e) for e in rig.events]
+    assert kinds == [PadPressed, MultiplePads, PadReleased]
+    assert rig.events[1] == MultiplePads((C3, D4), rig.events[1].at)
+
+
+def test_a_hand_resting_on_a_card_is_stuck_after_the_limit(rig: Rig) -> None:
+    rig.panel.press_switch(C3)
+    rig.wait(9.9)
+    assert [type(e) for e in rig.events] == [PadPressed]
+    rig.wait(0.2)
+    assert [type(e) for e in rig.events] == [PadPressed, PadStuck]
+    rig.panel.press_switch(D4)
+    rig.wait(0.2)
+    assert isinstance(rig.events[-1], PadPressed)  # a stuck pad does not spoil another
+    assert rig.events[-1].coord == D4
+
+
+def test_a_chip_that_stops_answering_is_a_fault_and_the_others_go_on(rig: Rig) -> None:
+    second = ADDRESSES[1]
+    on_second = Coord(row=3, column=0)  # pad 15: E3 of the second chip
+    assert electrode_of(on_second) == (1, 3)
+    rig.bus.unplug(second)
+    rig.tap(on_second)
+    assert rig.faults == [(second, True)]
+    assert rig.pads.faulty == (second,)
+    assert not any(isinstance(e, PadPressed) for e in rig.events)
+    rig.tap(A1)  # on the first chip
+    assert [type(e) for e in rig.events] == [PadPressed, PadReleased]
+    rig.events.clear()
+    rig.bus.replug(second)
+    rig.wait(30.0)  # the back-off reaches it
+    assert rig.faults == [(second, True), (second, False)]
+    assert not rig.pads.faulty
+    rig.wait(2.0)
+    rig.tap(on_second)
+    assert [type(e) for e in rig.events] == [PadPressed, PadReleased]
+
+
+def test_thresholds_and_debounce_are_written_to_the_chips() -> None:
+    made, factory = make_rig(thresholds={C3: PadThresholds(touch=20, release=9)}, debounce_ms=20.0)
+    try:
+        chip, electrode = electrode_of(C3)
+        virtual = made.panel.chips[chip]
+        assert virtual.register(THRESHOLDS + 2 * electrode) == 20
+        assert virtual.register(THRESHOLDS + 2 * electrode + 1) == 9
+        assert virtual.register(THRESHOLDS + 2 * (electrode + 1)) == 12  # the default
+        assert virtual.register(DEBOUNCE_REGISTER) == 0x44  # 5 samples of 4 ms each way
+    finally:
+        made.pads.close()
+        factory.reset()
+
+
+def test_thresholds_need_hysteresis() -> None:
+    with pytest.raises(ValueError, match="hysteresis"):
+        PadThresholds(touch=8, release=8)

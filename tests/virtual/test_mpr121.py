@@ -1,0 +1,237 @@
+"""The virtual MPR121 against the chip's datasheet, driven by the real `adafruit_mpr121` driver
+over the virtual I2C bus (and by raw bus transactions where the driver has no call)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import adafruit_mpr121
+import pytest
+from gpiozero import DigitalInputDevice
+from gpiozero.pins.mock import MockFactory
+
+from firmware.drivers.clock import VirtualClock
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.mpr121 import (
+    AUTO_CONFIG0,
+    CONFIG1,
+    CONFIG2,
+    ECR,
+    ELECTRODE_CURRENT,
+    ELECTRODE_TIME,
+    FINGER_PF,
+    LOWER_LIMIT,
+    OOR_STATUS,
+    PAD_PF,
+    REGISTER_COUNT,
+    TARGET_LEVEL,
+    THRESHOLDS,
+    UPPER_LIMIT,
+    VDD,
+    VirtualMPR121,
+    adc_counts,
+    charge_time_us,
+)
+
+ADDRESS = 0x5A
+IRQ_PIN = 17
+
+
+@dataclass
+class Rig:
+    clock: VirtualClock
+    bus: VirtualI2C
+    chip: VirtualMPR121
+    irq: DigitalInputDevice
+
+    def driver(self) -> adafruit_mpr121.MPR121:
+        return adafruit_mpr121.MPR121(self.bus, ADDRESS)
+
+    def write(self, register: int, *values: int) -> None:
+        assert self.bus.try_lock()
+        try:
+            self.bus.writeto(ADDRESS, bytes([register, *values]))
+        finally:
+            self.bus.unlock()
+
+    def read(self, register: int, count: int = 1) -> bytes:
+        buffer = bytearray(count)
+        assert self.bus.try_lock()
+        try:
+            self.bus.writeto_then_readfrom(ADDRESS, bytes([register]), buffer)
+        finally:
+            self.bus.unlock()
+        return bytes(buffer)
+
+    def samples(self, count: int) -> None:
+        """Let `count` sample periods of the driver's setting (1 ms) pass."""
+        for _ in range(count):
+            self.clock.advance(0.001)
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    factory = MockFactory()
+    chip = VirtualMPR121(clock, irq=factory.pin(IRQ_PIN))
+    bus.attach(ADDRESS, chip)
+    irq = DigitalInputDevice(IRQ_PIN, pull_up=True, pin_factory=factory)
+    yield Rig(clock, bus, chip, irq)
+    irq.close()
+    factory.reset()
+
+
+def test_power_on_values_are_the_datasheets(rig: Rig) -> None:
+    values = rig.read(0, REGISTER_COUNT)
+    assert values[CONFIG1] == 0x10
+    assert values[CONFIG2] == 0x24
+    assert not any(v for i, v in enumerate(values) if i not in (CONFIG1, CONFIG2))
+
+
+def test_the_driver_finds_the_chip_in_its_reset_state_and_starts_it(rig: Rig) -> None:
+    rig.driver()
+    assert rig.chip.register(ECR) == 0x8F  # baseline from the first 5 bits, 12 electrodes
+    assert rig.chip.register(CONFIG2) == 0x20
+    assert rig.chip.register(THRESHOLDS) == 12
+    assert rig.chip.register(THRESHOLDS + 1) == 6
+
+
+def test_soft_reset_brings_back_the_power_on_values(rig: Rig) -> None:
+    rig.driver()
+    rig.write(0x80, 0x63)
+    assert rig.read(ECR)[0] == 0
+    assert rig.read(CONFIG2)[0] == 0x24
+    assert rig.read(THRESHOLDS)[0] == 0
+
+
+def test_only_the_ecr_and_gpio_registers_can_be_written_in_run_mode(rig: Rig) -> None:
+    rig.driver()
+    rig.write(THRESHOLDS, 40)
+    assert rig.read(THRESHOLDS)[0] == 12
+    rig.write(0x77, 0x01)  # GPIOEN
+    assert rig.read(0x77)[0] == 0x01
+    rig.write(ECR, 0x00)
+    rig.write(THRESHOLDS, 40)
+    assert rig.read(THRESHOLDS)[0] == 40
+
+
+def test_filtered_data_is_the_charge_over_the_capacitance(rig: Rig) -> None:
+    driver = rig.driver()
+    rig.samples(1)
+    volts = 16e-6 * 0.5e-6 / (PAD_PF * 1e-12)
+    assert driver.filtered_data(0) == round(volts * 1024 / VDD)
+    rig.chip.touch(0)
+    rig.samples(1)
+    touched = 16e-6 * 0.5e-6 / ((PAD_PF + FINGER_PF) * 1e-12)
+    assert driver.filtered_data(0) == round(touched * 1024 / VDD)
+
+
+def test_the_baseline_starts_from_the_five_high_bits_and_tracks_up_slowly(rig: Rig) -> None:
+    driver = rig.driver()
+    rig.samples(1)
+    data = driver.filtered_data(3)
+    assert driver.baseline_data(3) == data & 0x3E0
+    # NHDR 1 every NCLR + 1 = 15 samples of a rise larger than 2 × MHDR.
+    rig.samples(15 * 4)
+    assert (data & 0x3E0) < driver.baseline_data(3) < data
+    rig.samples(15 * 40)
+    assert driver.baseline_data(3) == data & 0x3FC  # the register's top 8 of 10 bits
+
+
+def test_a_touch_is_reported_after_the_debounce_and_the_irq_falls_until_read(rig: Rig) -> None:
+    driver = rig.driver()
+    rig.write(ECR, 0)
+    rig.write(0x5B, 0x22)  # DR 2, DT 2: three samples in a row
+    rig.write(ECR, 0x8F)
+    rig.samples(1000)
+    driver.touched()
+    assert not rig.irq.is_active
+    rig.chip.touch(5)
+    rig.samples(2)
+    assert driver.filtered_data(5) < driver.baseline_data(5)
+    assert not rig.irq.is_active
+    rig.samples(1)
+    assert rig.irq.is_active
+    assert driver.filtered_data(5)  # reading the data leaves the IRQ line low
+    assert rig.irq.is_active
+    assert driver.touched() == 1 << 5
+    assert not rig.irq.is_active
+    rig.chip.release(5)
+    rig.samples(3)
+    assert rig.irq.is_active
+    assert driver.touched() == 0
+
+
+def test_touch_and_release_thresholds_give_hysteresis(rig: Rig) -> None:
+    driver = rig.driver()
+    rig.samples(1000)
+    rig.write(ECR, 0x4F)  # CL 01: baseline tracking off, or the falling filter follows a drift
+    base = driver.filtered_data(0)
+    # A drop between the release (6) and touch (12) thresholds neither touches nor releases.
+    mid_pf = PAD_PF * base / (base - 9)
+    rig.chip.set_capacitance(0, mid_pf)
+    rig.samples(5)
+    assert driver.touched() == 0
+    rig.chip.touch(0)
+    rig.samples(5)
+    assert driver.touched() == 1
+    rig.chip.release(0)
+    rig.samples(5)
+    assert driver.touched() == 1  # still touched: 9 counts down is not under 6
+    rig.chip.set_capacitance(0, PAD_PF)
+    rig.samples(5)
+    assert driver.touched() == 0
+
+
+def test_the_baseline_stands_still_while_touched(rig: Rig) -> None:
+    driver = rig.driver()
+    rig.samples(1000)
+    baseline = driver.baseline_data(7)
+    rig.chip.touch(7)
+    rig.samples(5000)
+    assert driver.baseline_data(7) == baseline
+    assert driver.touched() == 1 << 7
+
+
+def test_a_steady_chip_has_no_timer_pending(rig: Rig) -> None:
+    driver = rig.driver()
+    rig.samples(1000)
+    driver.touched()
+    assert rig.clock.pending == 0
+    rig.chip.touch(1)
+    assert rig.clock.pending == 1
+    rig.samples(20)
+    assert rig.clock.pending == 0
+
+
+def test_auto_configuration_finds_each_electrodes_charge(rig: Rig) -> None:
+    rig.driver()
+    rig.write(ECR, 0)
+    upper, target, lower = 200, 180, 130  # VDD 3.3 V, as the datasheet's equations give
+    rig.write(UPPER_LIMIT, upper, lower, target)
+    rig.write(AUTO_CONFIG0, 0x0B)  # ACE, baseline loaded like CL 10
+    rig.chip.set_capacitance(4, 30.0)
+    rig.write(ECR, 0x8F)
+    assert rig.read(UPPER_LIMIT, 3) == bytes([upper, lower, target])
+    for electrode in (0, 4):
+        current = rig.read(ELECTRODE_CURRENT + electrode)[0]
+        code = rig.read(ELECTRODE_TIME + electrode // 2)[0] >> (4 * (electrode % 2)) & 7
+        level = adc_counts(rig.chip.capacitance_pf(electrode), current, charge_time_us(code)) >> 2
+        assert lower <= level <= upper
+    assert rig.read(OOR_STATUS, 2) == b"\x00\x00"
+    assert rig.read(LOWER_LIMIT)[0] == lower
+    assert rig.read(TARGET_LEVEL)[0] == target
+
+
+def test_an_electrode_out_of_reach_fails_auto_configuration(rig: Rig) -> None:
+    rig.driver()
+    rig.write(ECR, 0)
+    rig.write(UPPER_LIMIT, 200, 130, 180)
+    rig.write(AUTO_CONFIG0, 0x0B)
+    rig.chip.set_capacitance(9, 5000.0)  # a shorted pad: no charge reaches the limits
+    rig.write(ECR, 0x8F)
+    status = rig.read(OOR_STATUS, 2)
+    assert status[1] & 1 << (9 - 8)
+    assert status[1] & 0x80  # ACFF
