@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Protocol
 
@@ -51,6 +51,17 @@ DEFAULT_HOLDS: Mapping[ConsoleButton, float] = MappingProxyType(
 
 PUSH_HOLD_S = 1.0
 """Seconds the encoder push must stay down to be held (which opens the menu)."""
+
+
+class Switches(Protocol):
+    """What reports the pads and buttons: the switch matrix, or the capacitive pads."""
+
+    def close(self) -> None:
+        """Stop reporting and release what it holds."""
+
+
+SwitchesOpener = Callable[[Callable[[MatrixEvent], None]], Switches]
+"""Opens the pads and buttons reporting to the callable it is handed (`TouchPads`' way)."""
 
 
 class EventSink(Protocol):
@@ -94,6 +105,7 @@ class Console:
         stuck_after_s: float = 10.0,
         holds: Mapping[ConsoleButton, float] = DEFAULT_HOLDS,
         push_hold_s: float = PUSH_HOLD_S,
+        switches: SwitchesOpener | None = None,
     ) -> None:
         if any(seconds <= 0 for seconds in holds.values()) or push_hold_s <= 0:
             raise ValueError("hold times must be more than 0 s")
@@ -121,7 +133,7 @@ class Console:
         self._push_settle: Timer | None = None
         self._push_hold: Timer | None = None
         self._beep_timers: list[Timer] = []
-        self._matrix: SwitchMatrix | None = None
+        self._matrix: Switches | None = None
         self._encoder: RotaryEncoder | None = None
         self._push: DigitalInputDevice | None = None
         self._buzzer: TonalBuzzer | None = None
@@ -141,15 +153,19 @@ class Console:
             self._push = DigitalInputDevice(encoder_push, pull_up=True, pin_factory=pin_factory)
             self._push.when_activated = self._push_edge
             self._push.when_deactivated = self._push_edge
-            self._matrix = SwitchMatrix(
-                clock,
-                self._matrix_event,
-                rows=matrix_rows,
-                columns=matrix_columns,
-                pin_factory=pin_factory,
-                debounce_ms=debounce_ms,
-                stuck_after_s=stuck_after_s,
-            )
+            if switches is not None:
+                # The capacitive pads replace the whole matrix, console buttons included.
+                self._matrix = switches(self._matrix_event)
+            else:
+                self._matrix = SwitchMatrix(
+                    clock,
+                    self._matrix_event,
+                    rows=matrix_rows,
+                    columns=matrix_columns,
+                    pin_factory=pin_factory,
+                    debounce_ms=debounce_ms,
+                    stuck_after_s=stuck_after_s,
+                )
         except BaseException:
             self.close()
             raise

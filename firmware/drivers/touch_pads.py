@@ -97,6 +97,28 @@ def switch_of(chip: int, electrode: int) -> TouchSwitch | None:
     return None
 
 
+def parse_switch(name: str) -> TouchSwitch:
+    """A pad (`C3`) or a console button (`undo`) by the name the config gives it.
+
+    >>> parse_switch("c3"), parse_switch("UNDO")
+    (Coord.parse('C3'), <ConsoleButton.UNDO: 'undo'>)
+    """
+    try:
+        return ConsoleButton(name.lower())
+    except ValueError:
+        pass
+    try:
+        return Coord.parse(name.upper())
+    except ValueError:
+        names = ", ".join(button.value for button in ConsoleButton)
+        raise ValueError(f"not a pad (A1–E5) nor a console button ({names})") from None
+
+
+def switch_name(switch: TouchSwitch) -> str:
+    """The name `parse_switch` reads back."""
+    return switch.value if isinstance(switch, ConsoleButton) else str(switch)
+
+
 def debounce_register(debounce_ms: float) -> int:
     """The chips' DEBOUNCE value (DR and DT): as many extra samples as fit in `debounce_ms`.
 
@@ -133,6 +155,18 @@ class PadThresholds:
             raise ValueError("thresholds need 0 < release < touch <= 255 (the hysteresis)")
 
 
+@dataclass(frozen=True)
+class TouchPadsConfig:
+    """The capacitive table as `[input.mpr121]` describes it (`firmware.table.config`)."""
+
+    addresses: tuple[int, ...] = ADDRESSES
+    irq_pins: tuple[int, ...] = (17, 27, 22)
+    """One input per chip; by default the matrix's columns A–C, which a capacitive table frees."""
+    default: PadThresholds = PadThresholds()
+    pads: tuple[tuple[TouchSwitch, PadThresholds], ...] = ()
+    """Thresholds of their own, as the calibration measured them."""
+
+
 def open_chip(i2c: Any, address: int) -> TouchChip:
     """The driver of the chip at `address` (it soft-resets the chip and enables 12 electrodes)."""
     import adafruit_mpr121
@@ -155,6 +189,7 @@ class _Contact:
 class TouchPads:
     """Reads the three chips on `i2c` when their IRQ lines (`irq_pins`) fall; events to `sink`.
 
+    `i2c` is the bus (`VirtualI2C` off the Pi); None opens the Pi's I2C1, the OLED's bus.
     `sink` is called on the clock's thread, never while a lock is held. `thresholds` maps a
     switch to its own thresholds (from the calibration); the others get `default_thresholds`.
     `on_fault(address, error)` is called when a chip stops answering (`error` the OSError) and
@@ -166,7 +201,7 @@ class TouchPads:
         clock: Clock,
         sink: Callable[[MatrixEvent], None],
         *,
-        i2c: Any,
+        i2c: Any = None,
         irq_pins: Sequence[int],
         pin_factory: Factory | None = None,
         addresses: Sequence[int] = ADDRESSES,
@@ -183,6 +218,10 @@ class TouchPads:
             raise ValueError("stuck_after_s must be more than 0")
         self._clock = clock
         self._sink = sink
+        if i2c is None:
+            from firmware.drivers.oled import _open_board_i2c
+
+            i2c = _open_board_i2c()
         self._i2c = i2c
         self._addresses = tuple(addresses)
         self._debounce = debounce_register(debounce_ms)

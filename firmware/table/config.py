@@ -32,6 +32,7 @@ from firmware.drivers.pinout import (
     parse_pin_map,
 )
 from firmware.drivers.ssd1306_protocol import Controller
+from firmware.drivers.touch_pads import PadThresholds, TouchPadsConfig, parse_switch
 from firmware.errors import FirmwareError
 from firmware.table.i18n import LANGUAGES
 from firmware.table.led_pattern import LedStyle
@@ -53,10 +54,12 @@ def _error(source: str, detail: str) -> ConfigError:
 
 @dataclass(frozen=True)
 class InputConfig:
-    """How the switches are read."""
+    """How the switches are read: the switch matrix, or the capacitive pads (`mpr121`)."""
 
     debounce_ms: float = 30.0
     stuck_after_s: float = 10.0
+    backend: str = "matrix"
+    mpr121: TouchPadsConfig = field(default_factory=TouchPadsConfig)
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,31 @@ _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
 _INPUT_KEYS: dict[str, tuple[_Check, str]] = {
     "debounce_ms": (_within(*DEBOUNCE_MS), "milliseconds from {} to {}".format(*DEBOUNCE_MS)),
     "stuck_after_s": (_within(*STUCK_AFTER_S), "seconds from {} to {}".format(*STUCK_AFTER_S)),
+    "backend": (lambda v: v in ("matrix", "mpr121"), '"matrix" or "mpr121"'),
+    "mpr121": (lambda v: isinstance(v, Mapping), "a table: [input.mpr121]"),
+}
+_MPR121_KEYS: dict[str, tuple[_Check, str]] = {
+    "addresses": (
+        lambda v: (
+            isinstance(v, list)
+            and len(v) == 3
+            and len(set(v)) == 3
+            and all(type(a) is int and 0x5A <= a <= 0x5D for a in v)
+        ),
+        "three different addresses from 0x5A to 0x5D",
+    ),
+    "irq_pins": (
+        lambda v: (
+            isinstance(v, list)
+            and len(v) == 3
+            and len(set(v)) == 3
+            and all(type(p) is int and 0 <= p <= 27 for p in v)
+        ),
+        "three different BCM GPIO numbers 0–27",
+    ),
+    "touch_threshold": (lambda v: type(v) is int and 2 <= v <= 255, "a whole number 2–255"),
+    "release_threshold": (lambda v: type(v) is int and 1 <= v <= 254, "a whole number 1–254"),
+    "pads": (lambda v: isinstance(v, Mapping), "a table of pad = [touch, release]"),
 }
 _OLED_KEYS: dict[str, tuple[_Check, str]] = {
     "contrast": (lambda v: type(v) is int and 0 <= v <= 255, "a whole number 0–255"),
@@ -239,7 +267,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         settings=settings,
         led_layout=layout,
         led_style=style,
-        inputs=InputConfig(**inputs),
+        inputs=_inputs(inputs, config.pins, oled, source),
         oled=replace(
             config.oled, **oled, shift_every=shift or None, address=config.pins.oled_address
         ),
@@ -261,6 +289,66 @@ def _fleet(data: Mapping[str, Any], source: str) -> FleetConfig | None:
         if name in fleet:
             fleet[name] = Path(fleet[name])
     return FleetConfig(**fleet)
+
+
+def _inputs(
+    inputs: dict[str, Any], pins: PinMap, oled: Mapping[str, Any], source: str
+) -> InputConfig:
+    """`[input]` with its `[input.mpr121]`: thresholds with their hysteresis, and IRQ pins that
+    no other device uses (the matrix's pins are free on a capacitive table)."""
+    touch = _checked(inputs, "mpr121", _MPR121_KEYS, source)
+    inputs.pop("mpr121", None)
+    key = "input.mpr121"
+
+    def thresholds(name: str, pair: tuple[Any, Any]) -> PadThresholds:
+        try:
+            return PadThresholds(*pair)
+        except (TypeError, ValueError):
+            raise _error(
+                source,
+                f"{key}.{name}: expected touch and release thresholds, release below touch "
+                f"(1–255), got {_shown(list(pair))}",
+            ) from None
+
+    default = thresholds(
+        "release_threshold",
+        (touch.get("touch_threshold", 12), touch.get("release_threshold", 6)),
+    )
+    pads = []
+    for name, pair in touch.get("pads", {}).items():
+        try:
+            switch = parse_switch(name)
+        except ValueError as error:
+            raise _error(source, f"{key}.pads.{name}: {error}") from None
+        if not (isinstance(pair, list) and len(pair) == 2 and all(type(v) is int for v in pair)):
+            raise _error(
+                source, f"{key}.pads.{name}: expected [touch, release], got {_shown(pair)}"
+            )
+        pads.append((switch, thresholds(f"pads.{name}", (pair[0], pair[1]))))
+    irq_pins = tuple(touch.get("irq_pins", pins.matrix_columns[:3]))
+    if inputs.get("backend") == "mpr121":
+        taken = {use.gpio: use.key for use in pins.uses() if not use.key.startswith("matrix")}
+        second = oled.get("second")
+        for name, pin in (
+            ("oled.reset_pin", oled.get("reset_pin")),
+            ("oled.second.reset_pin", getattr(second, "reset_pin", None)),
+        ):
+            if pin is not None:
+                taken[pin] = name
+        for pin in irq_pins:
+            if pin in RESERVED_PINS:
+                raise _error(
+                    source, f"{key}.irq_pins: GPIO {pin} is reserved ({RESERVED_PINS[pin]})"
+                )
+            if pin in taken:
+                raise _error(source, f"{key}.irq_pins: GPIO {pin} is already {taken[pin]}")
+    mpr121 = TouchPadsConfig(
+        addresses=tuple(touch.get("addresses", TouchPadsConfig.addresses)),
+        irq_pins=irq_pins,
+        default=default,
+        pads=tuple(pads),
+    )
+    return InputConfig(**inputs, mpr121=mpr121)
 
 
 def _oled_panels(oled: dict[str, Any], pins: PinMap, source: str) -> dict[str, Any]:

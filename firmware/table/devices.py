@@ -14,18 +14,44 @@ from typing import Any
 from gpiozero.pins import Factory
 
 from firmware.drivers.clock import Clock
-from firmware.drivers.console import Console
+from firmware.drivers.console import Console, SwitchesOpener
 from firmware.drivers.led_strip import LedStrip
+from firmware.drivers.touch_pads import TouchPads
 from firmware.table.config import TableConfig
 from firmware.table.led_key import LedKey
 
 
 def open_console(
-    config: TableConfig, clock: Clock, events: queue.Queue[Any], pin_factory: Factory | None = None
+    config: TableConfig,
+    clock: Clock,
+    events: queue.Queue[Any],
+    pin_factory: Factory | None = None,
+    *,
+    i2c: Any = None,
 ) -> Console:
     """The console on the config's pins, reporting to `events`; `pin_factory` None is gpiozero's
-    default (the Pi's GPIO), the virtual table passes its mock factory."""
+    default (the Pi's GPIO), the virtual table passes its mock factory. With `[input] backend =
+    "mpr121"` the pads and buttons are the touch chips on `i2c` (None: the Pi's I2C1)."""
     pins = config.pins
+    inputs = config.inputs
+    switches: SwitchesOpener | None = None
+    if inputs.backend == "mpr121":
+        touch = inputs.mpr121
+
+        def switches(sink: Any) -> TouchPads:
+            return TouchPads(
+                clock,
+                sink,
+                i2c=i2c,
+                irq_pins=touch.irq_pins,
+                pin_factory=pin_factory,
+                addresses=touch.addresses,
+                debounce_ms=inputs.debounce_ms,
+                stuck_after_s=inputs.stuck_after_s,
+                default_thresholds=touch.default,
+                thresholds=dict(touch.pads),
+            )
+
     return Console(
         clock,
         pin_factory=pin_factory,
@@ -38,6 +64,7 @@ def open_console(
         buzzer=pins.buzzer,
         debounce_ms=config.inputs.debounce_ms,
         stuck_after_s=config.inputs.stuck_after_s,
+        switches=switches,
     )
 
 

@@ -37,6 +37,7 @@ from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
+from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.ssd1306 import attach_virtual_oleds
 from firmware.virtual.strip import VirtualPixelStrip, open_virtual_strip
 
@@ -96,15 +97,26 @@ class VirtualTable:
         # Counting pins can all do PWM, so that an optional buzzer can be driven as on the Pi,
         # and they count every read of a level: an idle table should make none.
         self.factory = MockFactory(pin_class=CountingPin)
-        self.circuit = SwitchMatrixCircuit(
-            self.factory, rows=pins.matrix_rows, columns=pins.matrix_columns
-        )
+        self.bus = VirtualI2C() if bus is None else bus
+        self.circuit: SwitchMatrixCircuit | VirtualTouchPanel
+        """The switch matrix, or the touch chips of `[input] backend = "mpr121"`: what a
+        finger presses, the same calls on either."""
+        if config.inputs.backend == "mpr121":
+            touch = config.inputs.mpr121
+            self.circuit = VirtualTouchPanel(
+                self.clock, self.bus, self.factory, touch.irq_pins, touch.addresses
+            )
+        else:
+            self.circuit = SwitchMatrixCircuit(
+                self.factory, rows=pins.matrix_rows, columns=pins.matrix_columns
+            )
         self.encoder = VirtualEncoder(
             self.factory, a=pins.encoder_a, b=pins.encoder_b, push=pins.encoder_push
         )
         self.events: queue.Queue[TableEvent] = queue.Queue()
-        self.console = open_console(config, self.clock, self.events, pin_factory=self.factory)
-        self.bus = VirtualI2C() if bus is None else bus
+        self.console = open_console(
+            config, self.clock, self.events, pin_factory=self.factory, i2c=self.bus
+        )
         self.chips = attach_virtual_oleds(self.bus, config.oled, self.factory)
         """One chip per display: the config's second display has its own."""
         self.chip = self.chips[0]

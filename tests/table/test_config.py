@@ -34,7 +34,13 @@ def test_the_example_config_names_every_key() -> None:
         "sleep_after_s",
         "state_dir",
     }
-    assert set(data["input"]) == {"debounce_ms", "stuck_after_s"}
+    assert set(data["input"]) == {"debounce_ms", "stuck_after_s", "backend", "mpr121"}
+    assert set(data["input"]["mpr121"]) == {
+        "addresses",
+        "irq_pins",
+        "touch_threshold",
+        "release_threshold",
+    }
     assert set(data["oled"]) == {
         "contrast",
         "dim_contrast",
