@@ -2,7 +2,8 @@
 
 A long encoder push opens it. Mode, language, LED brightness, the colour-blind palette (off, or
 which team's lights blink), timer length, auto timer and strict timer cycle through their values
-on each push; pad test and exit leave the menu. The footer says how to use it, or, on a mode that
+on each push; new match (the match's score starts again) closes it, and pad test and exit leave
+it. The footer says how to use it, or, on a mode that
 differs from the game in play, that the mode applies from the next game.
 """
 
@@ -30,6 +31,7 @@ class MenuItem(Enum):
     TIMER = N_("Timer")
     AUTOSTART = N_("Auto timer")
     STRICT = N_("Strict timer")
+    NEW_MATCH = m.NEW_MATCH
     PAD_TEST = N_("Pad test")
     EXIT = N_("Exit")
 
@@ -38,6 +40,7 @@ class MenuChoice(Enum):
     """What a push in the menu asks the table to do beyond changing a setting."""
 
     STAY = "stay"
+    NEW_MATCH = "new-match"
     PAD_TEST = "pad-test"
     EXIT = "exit"
 
@@ -75,6 +78,8 @@ class Menu:
         item = self.item
         if item is MenuItem.PAD_TEST:
             return settings, MenuChoice.PAD_TEST
+        if item is MenuItem.NEW_MATCH:
+            return settings, MenuChoice.NEW_MATCH
         if item is MenuItem.EXIT:
             return settings, MenuChoice.EXIT
         if item is MenuItem.MODE:

@@ -123,6 +123,7 @@ KNOB_PUSHED = N_("Knob pushed")
 MENU = N_("Menu")
 MENU_HINT = N_("Turn: move · Push: set")
 FROM_NEXT_GAME = N_("From the next game")
+NEW_MATCH = N_("New match")
 TEAM_NAMES = {Team.RED: N_("red"), Team.BLUE: N_("blue")}
 """A team as a menu value (the colour-blind palette's blinking team)."""
 TIMER_IN_MENU = N_("Turn it on in the menu")
@@ -171,6 +172,11 @@ def clue_line(catalog: GNUTranslations, number: ClueNumber | None) -> str:
 def agents_line(catalog: GNUTranslations, red: int, blue: int) -> str:
     """Agents left per team, for the footer."""
     return catalog.gettext("Red {red} · Blue {blue}").format(red=red, blue=blue)
+
+
+def match_line(catalog: GNUTranslations, red: int, blue: int) -> str:
+    """Games won per team in the match under way, for the footer between games."""
+    return catalog.gettext("Match: red {red} · blue {blue}").format(red=red, blue=blue)
 
 
 def coop_agents_line(catalog: GNUTranslations, own: int, enemy: int) -> str:

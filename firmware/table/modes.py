@@ -42,8 +42,19 @@ class MenuOpen:
                 return PLAYING, settings
             if choice is MenuChoice.PAD_TEST:
                 return PadTest(), settings
+            if choice is MenuChoice.NEW_MATCH:
+                return NEW_MATCH_CHOSEN, settings
             return self, changed
         return self, settings
+
+
+@dataclass(frozen=True)
+class NewMatchChosen:
+    """For a moment only: the menu's "New match" was pushed; the table begins the match and
+    goes back to play."""
+
+
+NEW_MATCH_CHOSEN = NewMatchChosen()
 
 
 @dataclass(frozen=True)
@@ -61,5 +72,5 @@ class PadTest:
         return self if line is None else PadTest(line)
 
 
-ControlMode = Playing | MenuOpen | PadTest
+ControlMode = Playing | MenuOpen | PadTest | NewMatchChosen
 """Exactly one of the table's modes."""

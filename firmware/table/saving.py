@@ -2,9 +2,9 @@
 refuses (full, locked, read-only…) never stops play.
 
 While writing fails, `Saver` keeps what the disk has not got (new games taken back by UNDO, the
-games left with NEW, the menu settings, the game in play), tries again on a back-off, and once
-the disk takes it writes it all in order: the games taken back are deleted first, then the games
-left are written, then the settings, then the game in play.
+games left with NEW and the matches begun, the menu settings, the game in play), tries again on
+a back-off, and once the disk takes it writes it all in order: the games taken back are deleted
+first, then the games left and the matches begun, then the settings, then the game in play.
 """
 
 from __future__ import annotations
@@ -39,6 +39,15 @@ class RecordedGame:
     database since replaced names nothing, or another game, in the fresh one."""
 
 
+@dataclass(frozen=True)
+class MatchStart:
+    """A new match begun at wall-clock time `at`, with `moving`, the game in play, in it (a
+    game nothing was played in yet), or with the next game (None)."""
+
+    at: float
+    moving: RecordedGame | None
+
+
 def recorded(store: GameStore, saved: SavedGame, now: float) -> RecordedGame:
     """A game read from `store` to play on, rebuilt through the rules core (which raises
     `IllegalActionError` on a record it rejects); `now` is its start when it has no action."""
@@ -59,8 +68,9 @@ class Saver:
         self._clock = clock
         self._schedule = schedule
         self._fault: SaveFault | None = store.fault
-        self._backlog: list[RecordedGame] = []
-        """Games left (NEW) while the disk failed, to write before the game in play."""
+        self._backlog: list[RecordedGame | MatchStart] = []
+        """Games left (NEW) and matches begun while the disk failed, to write in order before
+        the game in play: a game belongs to the match under way when its row is written."""
         self._discards: list[tuple[int, int]] = []
         """Saved games taken back by UNDO while the disk failed, to delete before anything:
         their ids and databases, as in `RecordedGame`."""
@@ -86,12 +96,24 @@ class Saver:
         """Forget `new`, a game taken back by UNDO, for `restored`, the game it replaced, which
         is in play again: `new` is deleted from the disk (if it got there) before anything else
         is written, so that a restart resumes `restored`."""
-        # Left while the disk failed, `restored` waits as the game in play now, not as a game left.
-        self._backlog = [game for game in self._backlog if game is not restored]
+        # Left while the disk failed, `restored` waits as the game in play now, not as a game left;
+        # but a row written before a match began keeps it in the match it was played in.
+        starts = [n for n, item in enumerate(self._backlog) if isinstance(item, MatchStart)]
+        cut = starts[-1] + 1 if starts else 0
+        self._backlog[cut:] = [item for item in self._backlog[cut:] if item is not restored]
         if new.game_id is not None:
             self._discards.append((new.game_id, new.database))
             new.game_id = None
         self.save(restored)
+
+    def open_match(self, at: float, current: RecordedGame, *, moving: bool) -> None:
+        """Begin a new match at wall-clock time `at`, with `current`, the game in play, in it
+        when `moving`, else from the next game on; written in order with the rest."""
+        if not moving:
+            # Its row first, so that it stays in the match it was played in.
+            self._backlog.append(current)
+        self._backlog.append(MatchStart(at, current if moving else None))
+        self.save(current)
 
     def save_settings(self, changed: dict[str, object], current: RecordedGame) -> None:
         """Write menu settings that changed, after anything the disk has not got yet."""
@@ -108,7 +130,11 @@ class Saver:
                     self._store.discard_game(game_id)
                 self._discards.pop(0)
             while self._backlog:
-                self._record(self._backlog[0])
+                item = self._backlog[0]
+                if isinstance(item, MatchStart):
+                    self._store.open_match(item.at, self._saved_id(item.moving))
+                else:
+                    self._record(item)
                 self._backlog.pop(0)
             while self._unsaved_settings:
                 name, value = next(iter(self._unsaved_settings.items()))
@@ -149,6 +175,12 @@ class Saver:
             recorded.game_id = self._store.start_game(game.key, game.mode, recorded.started_at)
             recorded.database = self._store.fresh_starts
         self._store.save(recorded.game_id, recorded.game, recorded.log)
+
+    def _saved_id(self, recorded: RecordedGame | None) -> int | None:
+        """The id of `recorded`'s row in the database open now, None when it has none yet."""
+        if recorded is None or recorded.database != self._store.fresh_starts:
+            return None
+        return recorded.game_id
 
     def _saving_failed(self, error: StoreError) -> None:
         if self._fault is not error.fault:

@@ -81,6 +81,8 @@ class TableView:
     """The sand timer's whole seconds left (rounded up), while it runs."""
     not_saving: SaveFault | None = None
     """Why actions are not being written, while they are not."""
+    match: tuple[int, int] | None = None
+    """Games won (red, blue) in the match under way, shown once a game is over."""
     menu: MenuView | None = None
     pad_test: str | None = None
     """In the pad test: the last input seen ("" before the first)."""
@@ -99,6 +101,8 @@ def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
         return _menu_screen(view.menu)
     state = view.state
     footer = _footer(state, catalog)
+    if view.match is not None and state.is_over:
+        footer = m.match_line(catalog, *view.match)
     if view.not_saving is not None:
         footer = _(m.NOT_SAVING[view.not_saving])
     title, lines, big = _phase_body(state, view.selector, catalog)
