@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
+from firmware.cli.cafe import add_cafe_parser
 from firmware.errors import EXIT_USAGE, UsageError
 from firmware.table.i18n import LANGUAGES
 
@@ -194,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --headless: 2 to 4 players, comma-separated: easy, hard or random",
     )
     coda.add_argument("--games", type=int, default=1, metavar="G", help="with --headless")
+    add_cafe_parser(commands)
     return parser
 
 
@@ -282,6 +284,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.export import run_export
 
         return run_export(args)
+    if args.command == "cafe":
+        from firmware.cli.cafe import run_cafe_command
+
+        return run_cafe_command(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 

@@ -1,0 +1,65 @@
+"""The café's subscription: every table's topics on the broker, each message handed to a
+callback (on paho's thread: the caller passes it on to its own loop)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from typing import Any
+
+from firmware.fleet.broker import BrokerAddress, Credentials, new_client
+from firmware.fleet.messages import ROOT
+
+log = logging.getLogger(__name__)
+
+TOPICS = f"{ROOT}/+/+"
+
+
+class Subscriber:
+    """Subscribed to every table while started; `close` it. `on_state(text)` hears of the
+    connection (connected, refused and why, lost)."""
+
+    def __init__(
+        self,
+        address: BrokerAddress,
+        credentials: Credentials,
+        on_message: Callable[[str, bytes], object],
+        on_state: Callable[[str], object],
+    ) -> None:
+        self.address = address
+        self._on_message = on_message
+        self._on_state = on_state
+        self._client = new_client(f"codenames-cafe-{os.getpid()}", address, credentials)
+        self._client.on_connect = self._connected
+        self._client.on_disconnect = self._disconnected
+        self._client.on_message = self._received
+        self._client.reconnect_delay_set(1, 10)
+
+    def _received(self, client: Any, userdata: object, message: Any) -> None:
+        self._on_message(message.topic, bytes(message.payload))
+
+    def start(self) -> None:
+        """Connect in the background; paho retries until `close`."""
+        self._on_state(f"connecting to {self.address}")
+        self._client.connect_async(self.address.host, self.address.port, keepalive=15)
+        self._client.loop_start()
+
+    def _connected(
+        self, client: Any, userdata: object, flags: object, reason: Any, props: object
+    ) -> None:
+        if reason.is_failure:
+            self._on_state(f"the broker {self.address} refused the café: {reason}")
+            return
+        client.subscribe(TOPICS, qos=1)
+        self._on_state(f"connected to {self.address}")
+
+    def _disconnected(
+        self, client: Any, userdata: object, flags: object, reason: Any, props: object
+    ) -> None:
+        self._on_state(f"lost the broker {self.address}: {reason}; reconnecting")
+
+    def close(self) -> None:
+        """Disconnect and stop paho's thread. Idempotent."""
+        self._client.disconnect()
+        self._client.loop_stop()

@@ -1,0 +1,57 @@
+"""`codenames-table cafe --broker URL [--http HOST:PORT]`: the café view of every table that
+reports to the broker (`firmware.cafe`). Its libraries are imported only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from firmware.errors import UsageError
+
+
+def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The `cafe` subcommand's options."""
+    cafe = commands.add_parser(
+        "cafe",
+        help="show every table that reports to a café's MQTT broker",
+        description="Show every table of the fleet (state, score, health, last action, online or "
+        "not) as their messages arrive, in the terminal; with --http, also on a read-only web "
+        "page, served on localhost unless HOST says otherwise.",
+    )
+    cafe.add_argument("--broker", required=True, metavar="URL", help="mqtt://host:port")
+    cafe.add_argument("--http", metavar="HOST:PORT", help="also serve the web page here")
+    cafe.add_argument("--ca-file", type=Path, help="with mqtts://, the CA to trust")
+    cafe.add_argument("--username", help="the café's user on the broker")
+    cafe.add_argument("--password-file", type=Path, help="a file holding its password")
+    cafe.add_argument(
+        "--no-terminal", action="store_true", help="only the web page (a server for the counter)"
+    )
+
+
+def run_cafe_command(args: argparse.Namespace) -> int:
+    """Run `cafe`; `UsageError` for a bad address or credential."""
+    from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials
+
+    try:
+        address = BrokerAddress.parse(args.broker)
+    except BrokerError as error:
+        raise UsageError(f"--broker {error}") from error
+    listen = None
+    if args.http is not None:
+        from firmware.cafe.web import parse_listen
+
+        try:
+            listen = parse_listen(args.http)
+        except ValueError as error:
+            raise UsageError(str(error)) from error
+    elif args.no_terminal:
+        raise UsageError("--no-terminal needs --http: there would be nothing to see")
+    credentials = Credentials(args.ca_file, args.username, args.password_file)
+    from firmware.cafe.run import run_cafe
+
+    try:
+        return run_cafe(address, credentials, listen, terminal=not args.no_terminal)
+    except BrokerError as error:
+        raise UsageError(str(error)) from error
+    except OSError as error:  # the web page's port taken, most likely
+        raise UsageError(f"--http {args.http}: {error.strerror or error}") from error

@@ -1,0 +1,23 @@
+"""`codenames-table cafe`: a bad broker URL or listening address is one line and exit 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.cli.main import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--broker", "http://x"], "codenames-table cafe: --broker 'http://x': expected mqtt://"),
+        (["--broker", "mqtt://x", "--http", "127.0.0.1:0"], "--http '127.0.0.1:0': expected"),
+        (["--broker", "mqtt://x", "--no-terminal"], "--no-terminal needs --http"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cafe", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -1,0 +1,102 @@
+"""The café's web page in a real headless Chromium (the distribution's, through Selenium): the
+`cafe` command serves it from a real broker, a headless table plays, and the page shows what a
+person at the counter reads, updated without a reload; a hostile message is ignored and said.
+Skips, saying why, where Chromium or its driver is not installed."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from paho.mqtt import publish
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from firmware.virtual.table import VirtualTable
+
+from ..table_scripts import STILL, announce
+from .broker_helpers import WAIT_S, Mosquitto, free_port
+from .test_publisher import publisher_for
+
+REPO = Path(__file__).parents[2]
+SCREENSHOT = REPO / "docs" / "cafe-web.png"
+"""Rewritten when CAFE_SCREENSHOT=1: the README shows it."""
+
+
+def chromium() -> webdriver.Chrome:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+    if browser is None or not Path(driver).exists():
+        pytest.skip("chromium and chromium-driver are not installed (.ci/run installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,420"):
+        options.add_argument(flag)
+    return webdriver.Chrome(options=options, service=Service(driver))
+
+
+@pytest.fixture
+def cafe_page(broker: Mosquitto) -> Iterator[str]:
+    """The `cafe` command serving its page on localhost, without its terminal view."""
+    port = free_port()
+    command = [sys.executable, "-m", "firmware.cli", "cafe", "--broker", broker.url]
+    command += ["--http", f"127.0.0.1:{port}", "--no-terminal"]
+    process = subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=10)
+        assert "Traceback" not in errors, errors
+
+
+def row_text(driver: webdriver.Chrome, table: str) -> str:
+    """The row's text as rendered (read in one step: the page replaces rows as news comes)."""
+    script = "const row = document.getElementById(arguments[0]); return row ? row.innerText : '';"
+    return str(driver.execute_script(script, f"table-{table}"))
+
+
+def test_the_page_follows_a_table_live(broker: Mosquitto, cafe_page: str, tmp_path: Path) -> None:
+    driver = chromium()
+    try:
+        wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.05)
+        # The page may load before the server listens: retry the load, not the test.
+        wait.until(lambda d: d.get(cafe_page) or d.find_elements(By.ID, "tables"))
+        rng = random.Random(3)
+        with (
+            VirtualTable(STILL, tmp_path / "state", rng=rng) as vt,
+            publisher_for(broker, tmp_path) as publisher,
+        ):
+            publisher.show(vt.table.state)
+            vt.table.observer = publisher
+            wait.until(lambda d: "online" in row_text(d, "table-3"))
+            loaded = driver.execute_script("return performance.timeOrigin")
+            announce(vt, detents=1)
+            turn = vt.table.state.turn.value
+            wait.until(lambda d: f"{turn}: guess, clue 2, 3 left" in row_text(d, "table-3"))
+            assert "clue 2" in row_text(driver, "table-3")  # the last action
+            publish.single(
+                "codenames/table-3/game",
+                b"<script>alert(1)</script>",
+                hostname="127.0.0.1",
+                port=broker.port,
+            )
+            status = driver.find_element(By.ID, "status")
+            wait.until(lambda d: "1 messages ignored" in status.text)
+            assert "not JSON" in status.text
+            assert f"{turn}: guess" in row_text(driver, "table-3")
+            if os.environ.get("CAFE_SCREENSHOT"):
+                driver.save_screenshot(str(SCREENSHOT))
+        wait.until(lambda d: "OFFLINE" in row_text(d, "table-3"))
+        # Every change came by server-sent events: the page was never loaded again.
+        assert driver.execute_script("return performance.timeOrigin") == loaded
+    finally:
+        driver.quit()
