@@ -3,8 +3,8 @@
 A long encoder push opens it. Mode, language, LED brightness, the colour-blind palette (off, or
 which team's lights blink), timer length, auto timer and strict timer cycle through their values
 on each push; new match (the match's score starts again) closes it, and pad test and exit leave
-it. The footer says how to use it, or, on a mode that
-differs from the game in play, that the mode applies from the next game.
+it. The footer says how to use it, or, on a mode that differs from the game in play, that the
+mode applies from the next game.
 """
 
 from __future__ import annotations

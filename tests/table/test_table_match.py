@@ -1,6 +1,8 @@
 """The match on the table: games won per team since the match began, on the OLED between games,
 NEW going on with it and the menu's "New match" starting another; saved across restarts."""
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 from board_rules.codenames import ALL_COORDS, Identity, Mode
@@ -16,6 +18,7 @@ from tools.soak import HOLD_S
 
 from ..conftest import TableFactory
 from ..table_scripts import announce
+from .test_table_faults import fill_up, free_up
 
 ONE_WIN = ("Match: red 1 · blue 0", "Match: red 0 · blue 1")
 
@@ -133,3 +136,35 @@ def test_co_op_games_do_not_count(virtual_table: TableFactory) -> None:
     with virtual_table(config=coop) as vt:
         lose(vt)
         assert footer(vt) == "Match: red 0 · blue 0"
+
+
+def test_behind_a_full_disk_each_game_lands_in_its_own_match(
+    tmp_path: Path, virtual_table: TableFactory
+) -> None:
+    with virtual_table() as vt:
+        lose(vt)
+        conn = vt.store._conn
+        assert conn is not None
+        fill_up(conn)
+        with contextlib.suppress(sqlite3.OperationalError):  # no room for a game's row either
+            for _ in range(1000):
+                conn.execute(
+                    "INSERT INTO games (key, mode, started_at, phase) VALUES ('', '', 0, '')"
+                )
+        new_game(vt)
+        announce(vt)  # played in: the match begins with the next game
+        choose_new_match(vt)
+        new_game(vt)
+        lose(vt)
+        assert not vt.table.saving
+        assert len(vt.store.game_ids()) > 1  # the filler rows
+        conn.execute("DELETE FROM games WHERE key = ''")
+        free_up(conn)
+        vt.wait(31.0)
+        assert vt.table.saving
+        shown = footer(vt)
+        assert shown in ONE_WIN
+        first, left, last = vt.store.game_ids()
+        assert [vt.store.match_of(game_id) for game_id in (first, left, last)] == [1, 1, 2]
+    with virtual_table(tmp_path) as vt:
+        assert footer(vt) == shown
