@@ -102,6 +102,10 @@ class UsageStats:
         }
 
 
+def _local(at: float) -> str:
+    return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
+
+
 def _mean(values: list[float] | list[int]) -> float | None:
     return round(statistics.fmean(values), 1) if values else None
 
@@ -148,9 +152,10 @@ def format_text(figures: dict[str, Any]) -> str:
         lines.append(f"Co-op scores:     {counts}")
     if figures["matches"]:
         current = figures["matches"][-1]
-        since = datetime.fromtimestamp(current["started_at"]).strftime("%Y-%m-%d %H:%M")
+        began = current["started_at"]
+        since = "" if began is None else f", since {_local(began)}"
         lines.append(
-            f"Matches:          {len(figures['matches'])}; the latest, since {since}: "
+            f"Matches:          {len(figures['matches'])}; the latest{since}: "
             f"red {current['wins']['red']}, blue {current['wins']['blue']}"
         )
     if figures["unreadable"]:

@@ -96,7 +96,8 @@ class MatchRecord:
     """A match: the games won per team, counting only finished standard games."""
 
     match_id: int
-    started_at: float
+    started_at: float | None
+    """When it was begun; for the first match, its first game's start (None before any)."""
     games: int
     red: int
     blue: int
@@ -334,7 +335,8 @@ class GameStore:
         if not self._has_matches:
             return []
         rows = self._read(
-            "SELECT m.id, m.started_at, COUNT(g.id),"
+            "SELECT m.id, COALESCE(m.started_at,"
+            " (SELECT MIN(started_at) FROM games WHERE match_id = m.id)), COUNT(g.id),"
             " COUNT(CASE WHEN g.winner = 'red' THEN 1 END),"
             " COUNT(CASE WHEN g.winner = 'blue' THEN 1 END)"
             " FROM matches m LEFT JOIN games g ON g.match_id = m.id AND g.id IS NOT ?"

@@ -35,9 +35,7 @@ MATCHES_VERSION = 2
 """The version that added matches: each game belongs to the match it was played in."""
 READABLE_VERSIONS = (1, SCHEMA_VERSION)
 """Versions whose games this firmware reads (an older one is brought up to date when written)."""
-_NOW = "(julianday('now') - 2440587.5) * 86400.0"
-"""SQLite's wall-clock time in Unix seconds: for the first match, begun by the schema itself."""
-_SCHEMA = f"""
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     key TEXT NOT NULL,
@@ -62,17 +60,19 @@ CREATE TABLE IF NOT EXISTS settings (
 );
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY,
-    started_at REAL NOT NULL
+    started_at REAL
 );
-INSERT INTO matches (started_at) SELECT {_NOW} WHERE NOT EXISTS (SELECT 1 FROM matches);
+INSERT INTO matches (started_at) SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM matches);
 """
-_FROM_VERSION_1 = f"""
+"""The first match, begun with the database, starts with its first game (`started_at` NULL):
+the table's clock, not SQLite's, says when that was."""
+_FROM_VERSION_1 = """
 ALTER TABLE games ADD COLUMN match_id INTEGER REFERENCES matches(id);
 CREATE TABLE matches (
     id INTEGER PRIMARY KEY,
-    started_at REAL NOT NULL
+    started_at REAL
 );
-INSERT INTO matches (started_at) VALUES (COALESCE((SELECT MAX(started_at) FROM games), {_NOW}));
+INSERT INTO matches (started_at) VALUES (NULL);
 UPDATE games SET match_id = 1 WHERE id = (SELECT MAX(id) FROM games);
 """
 """Every game is kept; the game on the table (the latest) begins the first match, so that the

@@ -67,6 +67,8 @@ def test_an_old_database_is_brought_up_to_date_keeping_every_game(tmp_path: Path
         assert [store.match_of(game_id) for game_id in ids] == [None] * (len(ids) - 1) + [1]
         (match,) = store.matches()
         assert (match.match_id, match.games, match.red, match.blue) == (1, 0, 0, 0)
+        # It began with that game: its start, not the time of the update.
+        assert match.started_at == store.summaries(1)[0].started_at
         latest = store.latest_game()
         assert latest is not None and latest.game_id == ids[-1]
         assert not latest.replay().state.is_over  # the game in play resumes
@@ -100,6 +102,7 @@ def test_games_join_the_latest_match_and_only_finished_standard_games_count(
         finish(store, BLUE_WINS)
         one, two = store.matches()
         assert (one.match_id, one.games, one.red, one.blue) == (1, 2, 1, 1)
+        assert one.started_at == store.summaries()[-1].started_at  # the first game's start
         assert (two.started_at, two.games, two.red, two.blue) == (2000.0, 1, 0, 1)
         assert store.match_of(first) == 1 and store.match_of(in_play) == 2
         left_out = store.matches(leaving_out=first)[0]
