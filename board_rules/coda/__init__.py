@@ -34,8 +34,9 @@ from board_rules.coda.errors import (
     InvalidTileError,
 )
 from board_rules.coda.game import Game
-from board_rules.coda.match import play_game, play_match
-from board_rules.coda.players import Level, Strategy, strategy
+from board_rules.coda.levels import strategy
+from board_rules.coda.match import Tally, play_game, play_match, tally_match
+from board_rules.coda.players import Level, Strategy
 from board_rules.coda.reasons import Reason
 from board_rules.coda.row import RowTile, is_ordered, legal_slots
 from board_rules.coda.rules import apply
@@ -72,6 +73,7 @@ __all__ = [
     "Stop",
     "Strategy",
     "TakeTiles",
+    "Tally",
     "Tile",
     "Timeout",
     "Value",
@@ -88,5 +90,6 @@ __all__ = [
     "state_from_json",
     "state_to_json",
     "strategy",
+    "tally_match",
     "view_of",
 ]

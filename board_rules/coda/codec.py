@@ -23,7 +23,7 @@ from board_rules.coda.row import RowTile, is_ordered
 from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase, Pool
 from board_rules.coda.tiles import Color, Tile, Value, check_value, game_tiles, value_order
 
-STATE_VERSION: Final = 1
+STATE_VERSION: Final = 2
 """Bump when the JSON form changes; older versions are rejected, never guessed at."""
 
 _FIELDS: Final = (
@@ -61,6 +61,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
                     "tile": str(slot.tile),
                     "revealed": slot.revealed,
                     "misses": sorted(slot.misses, key=value_order),
+                    "owner_named": sorted(slot.owner_named, key=value_order),
                 }
                 for slot in row
             ]
@@ -118,16 +119,21 @@ def _from_fields(data: dict[str, Any]) -> GameState:
 
 
 def _row_tile(data: Any) -> RowTile:
-    if not isinstance(data, dict) or sorted(data) != ["misses", "revealed", "tile"]:
-        raise TypeError("a row tile has the fields tile, revealed and misses")
-    misses: list[Value] = [check_value(value) for value in _list(data["misses"])]
-    if misses != sorted(set(misses), key=value_order):
-        raise ValueError("misses are listed once each, in order")
+    if not isinstance(data, dict) or sorted(data) != ["misses", "owner_named", "revealed", "tile"]:
+        raise TypeError("a row tile has the fields tile, revealed, misses and owner_named")
     return RowTile(
         tile=Tile.parse(_text(data["tile"])),
         revealed=_flag(data["revealed"]),
-        misses=frozenset(misses),
+        misses=_values(data["misses"], "misses"),
+        owner_named=_values(data["owner_named"], "owner_named"),
     )
+
+
+def _values(data: Any, name: str) -> frozenset[Value]:
+    values: list[Value] = [check_value(value) for value in _list(data)]
+    if values != sorted(set(values), key=value_order):
+        raise ValueError(f"{name} are listed once each, in order")
+    return frozenset(values)
 
 
 def _whole(value: Any) -> int:

@@ -1,8 +1,9 @@
 """Games between computer players, from the deal to the winner, and matches of many games in
-which the winner of each game starts the next, as the rulebook says.
+which the winner of each game starts the next, as the rulebook says, or the starter rotates
+(fair to every seat, for measuring players).
 
 >>> import random
->>> from board_rules.coda.players import Level, strategy
+>>> from board_rules.coda.levels import Level, strategy
 >>> play_match([strategy(Level.HARD), strategy(Level.RANDOM)], 3, random.Random(1))
 [3, 0]
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from board_rules.coda.players import Strategy
 from board_rules.coda.rules import apply
@@ -35,6 +37,16 @@ def play_game(
     return state
 
 
+@dataclass(frozen=True)
+class Tally:
+    """The outcome of a match."""
+
+    wins: list[int]
+    """Wins of each player."""
+    seats: list[int]
+    """Wins by seat in the order of play: the starter's first, then the next player's..."""
+
+
 def play_match(
     players: Sequence[Strategy],
     games: int,
@@ -44,14 +56,31 @@ def play_match(
     starter: int = 0,
 ) -> list[int]:
     """Play `games` games, `starter` starting the first and each winner the next; returns the
-    wins of each player. Each game gets its own stream from `rng`, so the deals do not depend
-    on how much randomness the players used."""
+    wins of each player (see `tally_match`)."""
+    return tally_match(players, games, rng, advanced=advanced, starter=starter).wins
+
+
+def tally_match(
+    players: Sequence[Strategy],
+    games: int,
+    rng: random.Random,
+    *,
+    advanced: bool = False,
+    starter: int = 0,
+    rotate: bool = False,
+) -> Tally:
+    """Play `games` games, `starter` starting the first and each winner the next, or with
+    `rotate` the next player in order, so every seat is played as often by everyone. Each game
+    gets its own stream from `rng`, so the deals do not depend on how much randomness the
+    players used."""
     wins = [0] * len(players)
+    seats = [0] * len(players)
     for _ in range(games):
         game_rng = random.Random(rng.getrandbits(64))
         final = play_game(players, game_rng, advanced=advanced, starter=starter)
         if final.winner is None:  # pragma: no cover - play_game returns only finished games
             raise RuntimeError("a game ended without a winner")
         wins[final.winner] += 1
-        starter = final.winner
-    return wins
+        seats[(final.winner - starter) % len(players)] += 1
+        starter = (starter + 1) % len(players) if rotate else final.winner
+    return Tally(wins, seats)

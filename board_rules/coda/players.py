@@ -12,6 +12,7 @@ next action. They never see more than the view, so they cannot cheat.
   play longer; it places each tile, its dashes above all, where its row is hardest to read (see
   `board_rules.coda.exposure`), and when it must reveal one of its own tiles it gives away the
   one whose reveal tells least about the others.
+- `expert` is in `board_rules.coda.expert`; `board_rules.coda.levels` maps a level to its player.
 """
 
 from __future__ import annotations
@@ -59,11 +60,9 @@ class Level(Enum):
     """Plays the odds of the exact deduction, and hides its own tiles well."""
     RANDOM = "random"
     """Acts at random among legal actions."""
-
-
-def strategy(level: Level) -> Strategy:
-    """The player of `level`."""
-    return _STRATEGIES[level]
+    EXPERT = "expert"
+    """Plays like `hard`, reading more of the table and weighing its attacks by the race (see
+    `board_rules.coda.expert`)."""
 
 
 def play_random(view: PlayerView, rng: random.Random) -> Action:
@@ -136,7 +135,8 @@ def _fuller_colour(view: PlayerView, rng: random.Random) -> Color:
     return rng.choice([color for color in Color if counts[color] == most])
 
 
-def _own_row(view: PlayerView) -> list[RowTile]:
+def own_row(view: PlayerView) -> list[RowTile]:
+    """The viewer's row as the viewer knows it, every value filled in."""
     return [
         RowTile(Tile(seen.color, value), seen.revealed, seen.misses)
         for seen in view.rows[view.viewer]
@@ -158,7 +158,7 @@ def _safest_place(view: PlayerView) -> int:
     tile = view.hand[0].tile
     if tile is None:
         raise ValueError("only the owner of the tile in hand places it")
-    row = _own_row(view)
+    row = own_row(view)
     candidates = [[*row[:s], RowTile(tile, view.face_up), *row[s:]] for s in slots]
     return slots[_safest(view, candidates)]
 
@@ -174,7 +174,7 @@ def _safest_arrangement(view: PlayerView) -> Arrange:
 
 def _most_exposed(view: PlayerView) -> int:
     """The own hidden tile whose reveal leaves the rest of the row hardest to read."""
-    row = _own_row(view)
+    row = own_row(view)
     hidden = view.hidden(view.viewer)
     public = public_tiles(view, besides=view.viewer)
     scores = []
@@ -201,10 +201,3 @@ def _at_random(view: PlayerView, rng: random.Random) -> Action:
     if phase is Phase.REVEAL:
         return Reveal(rng.choice(view.hidden(view.viewer)))
     raise ValueError(f"nothing to do at random in phase {phase.value}")
-
-
-_STRATEGIES: dict[Level, Strategy] = {
-    Level.EASY: play_easy,
-    Level.HARD: play_hard,
-    Level.RANDOM: play_random,
-}

@@ -30,6 +30,10 @@ class RowTile:
     """Face up for everyone: turned by a right attack, or placed face up. Never hidden again."""
     misses: frozenset[Value] = field(default_factory=frozenset)
     """Values named against it in wrong attacks: everyone heard that it is none of them."""
+    owner_named: frozenset[Value] = field(default_factory=frozenset)
+    """Values its owner named in wrong attacks on other players' tiles of its colour while it
+    lay hidden in the row. A player who knows its own tiles never names one of them, so these
+    are values it almost surely is not; the rules keep the record, players judge it."""
 
 
 def is_ordered(tiles: Iterable[Tile]) -> bool:

@@ -21,7 +21,8 @@
   counts as a wrong attack without the miss: the drawn tile goes into the row face up, or, with
   nothing drawn, the attacker reveals one of its own tiles. After a right attack no further
   attack is due, so a timeout then is a stop.
-- A wrong attack is heard by everyone: the named value is recorded on the tile as a miss.
+- A wrong attack is heard by everyone: the named value is recorded on the tile as a miss, and
+  on each of the attacker's hidden tiles of that colour as a value its owner named.
 - Players are numbered in the order of play (the rulebook's clockwise); one who is out is
   skipped.
 """
@@ -46,7 +47,7 @@ from board_rules.coda.opening import is_layout, opening_row, take_range
 from board_rules.coda.reasons import Reason
 from board_rules.coda.row import RowTile, legal_slots
 from board_rules.coda.state import GameState, Phase
-from board_rules.coda.tiles import DASH, Color, Tile
+from board_rules.coda.tiles import DASH, Color, Tile, Value
 
 _EXPECTED: dict[Phase, tuple[type, Reason]] = {
     Phase.TAKE: (TakeTiles, Reason.MUST_TAKE),
@@ -162,7 +163,20 @@ def _attack(state: GameState, action: Attack) -> GameState:
         after = _with_tile(state, action.player, action.index, turned)
         return _end_if_won(replace(after, hits=state.hits + 1))
     missed = replace(target, misses=target.misses | {action.value})
-    return _missed(_with_tile(state, action.player, action.index, missed))
+    heard = _owner_named(state, target.tile.color, action.value)
+    return _missed(_with_tile(heard, action.player, action.index, missed))
+
+
+def _owner_named(state: GameState, color: Color, value: Value) -> GameState:
+    """Record on each of the attacker's hidden tiles of `color` that its owner named `value`
+    (see `RowTile.owner_named`); the drawn tile is left out, since the miss turns it face up."""
+    row = tuple(
+        replace(slot, owner_named=slot.owner_named | {value})
+        if slot.tile.color is color and not slot.revealed
+        else slot
+        for slot in state.rows[state.turn]
+    )
+    return replace(state, rows=_with_row(state, state.turn, row))
 
 
 def _missed(state: GameState) -> GameState:

@@ -32,6 +32,9 @@ class SeenTile:
     """Face up for everyone (a viewer also sees its own hidden tiles' values)."""
     misses: frozenset[Value] = field(default_factory=frozenset)
     """Values named against it in wrong attacks."""
+    owner_named: frozenset[Value] = field(default_factory=frozenset)
+    """Values its owner named in wrong attacks on tiles of its colour while holding it hidden
+    (see `board_rules.coda.row.RowTile.owner_named`)."""
 
     @property
     def tile(self) -> Tile | None:
@@ -138,6 +141,7 @@ def view_of(state: GameState, viewer: int) -> PlayerView:
                 value=slot.tile.value if slot.revealed or player == viewer else None,
                 revealed=slot.revealed,
                 misses=slot.misses,
+                owner_named=slot.owner_named,
             )
             for slot in row
         )

@@ -5,8 +5,10 @@ Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3
 hard, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from `--seed`.
 
 `--headless --players hard,random --games G --seed S` lets 2 to 4 computer players play G games,
-the winner of each starting the next (the first is started by player 1), and prints
-`{"games": G, "wins": [...]}` with the wins of player 1, 2, ...
+the winner of each starting the next (the first is started by player 1), or with `--rotate` the
+next player in order, and prints `{"games": G, "wins": [...], "seats": [...]}`: the wins of
+player 1, 2, ..., then the wins by seat (the starter's first). `--timing` adds `"slowest_ms"`,
+each player's slowest decision in milliseconds of this machine's time.
 """
 
 from __future__ import annotations
@@ -15,11 +17,16 @@ import argparse
 import json
 import random
 import secrets
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from board_rules.coda.match import play_match
-from board_rules.coda.players import Level, strategy
+from board_rules.coda.actions import Action
+from board_rules.coda.levels import strategy
+from board_rules.coda.match import tally_match
+from board_rules.coda.players import Level, Strategy
 from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS
+from board_rules.coda.view import PlayerView
 from firmware.errors import UsageError
 
 if TYPE_CHECKING:
@@ -28,9 +35,9 @@ if TYPE_CHECKING:
 _LEVELS = ", ".join(level.value for level in Level)
 
 
-def run_coda(args: argparse.Namespace) -> int:
+def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.perf_counter) -> int:
     """Run the `coda` subcommand; returns the exit code, raises `UsageError` naming a bad
-    option."""
+    option. `clock` times the decisions for `--timing`."""
     if not args.headless:
         build_app(args).run()
         return 0
@@ -38,16 +45,34 @@ def run_coda(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError(f"--games must be 1 or more, not {args.games}")
     rng: random.Random = secrets.SystemRandom() if args.seed is None else random.Random(args.seed)
-    players = [strategy(level) for level in levels]
-    wins = play_match(players, args.games, rng, advanced=args.advanced)
-    print(json.dumps({"games": args.games, "wins": wins}))
+    players = [Timed(strategy(level), clock) for level in levels]
+    tally = tally_match(players, args.games, rng, advanced=args.advanced, rotate=args.rotate)
+    report: dict[str, object] = {"games": args.games, "wins": tally.wins, "seats": tally.seats}
+    if args.timing:
+        report["slowest_ms"] = [round(player.slowest * 1000, 1) for player in players]
+    print(json.dumps(report))
     return 0
+
+
+class Timed:
+    """A computer player that keeps the time of its slowest decision, by `clock` (seconds)."""
+
+    def __init__(self, play: Strategy, clock: Callable[[], float]) -> None:
+        self._play = play
+        self._clock = clock
+        self.slowest = 0.0
+
+    def __call__(self, view: PlayerView, rng: random.Random) -> Action:
+        began = self._clock()
+        action = self._play(view, rng)
+        self.slowest = max(self.slowest, self._clock() - began)
+        return action
 
 
 def build_app(args: argparse.Namespace) -> CodaApp:
     """The on-screen game the options ask for; raises `UsageError` naming a bad option."""
-    if args.players is not None or args.games != 1:
-        raise UsageError("--players and --games need --headless")
+    if args.players is not None or args.games != 1 or args.timing:
+        raise UsageError("--players, --games and --timing need --headless")
     levels = parse_opponents(args.opponents)
     from firmware.coda.app import CodaApp
 

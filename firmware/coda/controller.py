@@ -56,7 +56,7 @@ _T = TypeVar("_T")
 HUMAN: Final = 0
 """The person's seat: the first in the order of play."""
 MAX_OPPONENTS: Final = 3
-OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD)
+OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD, Level.EXPERT)
 """The levels a person plays against (the random player is for headless matches only)."""
 COMPUTER_DELAY_S: Final = 0.8
 """The pause before each computer action: long enough to read the log line it adds."""

@@ -114,7 +114,9 @@ def label(game: CodaController, player: int, *, drawn: bool) -> Label:
 
 
 def level_name(game: CodaController, level: Level) -> str:
-    return game.texts["easy"] if level is Level.EASY else game.texts["hard"]
+    texts = game.texts
+    names = {Level.EASY: texts["easy"], Level.HARD: texts["hard"], Level.EXPERT: texts["expert"]}
+    return names[level]
 
 
 def row_faces(game: CodaController, player: int, row: Sequence[SeenTile]) -> tuple[TileFace, ...]:

@@ -29,6 +29,7 @@ class CodaTexts(TypedDict):
     computer: str
     easy: str
     hard: str
+    expert: str
     black: str
     white: str
     dash: str
@@ -99,6 +100,7 @@ ENGLISH: Final[CodaTexts] = {
     "computer": "Computer {number}",
     "easy": "easy",
     "hard": "hard",
+    "expert": "expert",
     "black": "black",
     "white": "white",
     "dash": "dash",
@@ -193,6 +195,7 @@ SPANISH: Final[CodaTexts] = {
     "computer": "Máquina {number}",
     "easy": "fácil",
     "hard": "difícil",
+    "expert": "experto",
     "black": "negra",
     "white": "blanca",
     "dash": "guion",
@@ -287,6 +290,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "computer": "Computador {number}",
     "easy": "fácil",
     "hard": "difícil",
+    "expert": "experto",
     "black": "preta",
     "white": "branca",
     "dash": "traço",
@@ -380,6 +384,7 @@ ITALIAN: Final[CodaTexts] = {
     "computer": "Computer {number}",
     "easy": "facile",
     "hard": "difficile",
+    "expert": "esperto",
     "black": "nera",
     "white": "bianca",
     "dash": "trattino",

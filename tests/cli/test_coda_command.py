@@ -5,12 +5,13 @@ what is wrong."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from textual.app import App
 
-from board_rules.coda import Level
-from firmware.cli.coda import build_app
+from board_rules.coda import Level, Stop
+from firmware.cli.coda import Timed, build_app
 from firmware.cli.main import build_parser
 from firmware.coda.app import CodaApp
 from firmware.coda.texts import ITALIAN
@@ -30,9 +31,38 @@ def test_headless_prints_the_games_and_the_wins_of_each_player(
     )
     assert (code, err) == (0, "")
     result = json.loads(out)
-    assert list(result) == ["games", "wins"]
+    assert list(result) == ["games", "wins", "seats"]
     assert result["games"] == 20 and len(result["wins"]) == 2 and sum(result["wins"]) == 20
-    assert result["wins"][0] >= 18
+    assert result["wins"][0] >= 18 and sum(result["seats"]) == 20
+
+
+def test_rotate_lets_each_player_start_in_turn_and_seats_count_wins_by_place(cli: Cli) -> None:
+    # Four random players, the starter rotating: each seat is played by each player as often.
+    argv = ("--headless", "--players", "random,random,random,hard", "--seed", "4")
+    code, out, _ = run(cli, *argv, "--games", "8", "--rotate")
+    rotated = json.loads(out)
+    assert code == 0 and sum(rotated["seats"]) == 8 and rotated["seats"][0] < 6
+    # Without --rotate the winner starts the next game: hard, which wins nearly every game,
+    # is then the starter, so the starter's seat takes the wins.
+    _, out, _ = run(cli, *argv, "--games", "8")
+    assert json.loads(out)["seats"][0] >= 6
+
+
+def test_timing_reports_each_players_slowest_decision(cli: Cli) -> None:
+    code, out, _ = run(
+        cli, "--headless", "--players", "expert,hard,easy", "--games", "2", "--timing"
+    )
+    slowest = json.loads(out)["slowest_ms"]
+    assert code == 0 and len(slowest) == 3
+    assert all(isinstance(ms, float) and ms > 0 for ms in slowest)
+
+
+def test_timed_keeps_the_slowest_decision_by_its_clock() -> None:
+    ticks = iter([0.0, 0.5, 1.0, 1.2, 2.0, 4.0])
+    timed = Timed(lambda view, rng: Stop(), lambda: next(ticks))
+    for _ in range(3):
+        timed(None, random.Random(0))  # type: ignore[arg-type]
+    assert timed.slowest == 2.0
 
 
 def test_the_same_seed_plays_the_same_games(cli: Cli) -> None:
@@ -72,6 +102,11 @@ def test_without_headless_the_on_screen_game_runs_with_the_options_given(
     assert again.game.state == app.game.state
 
 
+def test_the_on_screen_game_offers_the_expert_opponent() -> None:
+    app = build_app(build_parser().parse_args(["coda", "--opponents", "expert,hard"]))
+    assert app.game.levels == (Level.EXPERT, Level.HARD)
+
+
 def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() -> None:
     app = build_app(build_parser().parse_args(["coda"]))
     assert app.game.levels == (Level.EASY,) and not app.game.advanced
@@ -81,12 +116,13 @@ def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() ->
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["--opponents", "easy,expert"], "--opponents: unknown level 'expert'"),
+        (["--opponents", "easy,wizard"], "--opponents: unknown level 'wizard'"),
         (["--opponents", "random"], "--opponents: unknown level 'random'"),
         (["--opponents", ""], "--opponents: 1 to 3 opponents, not 0"),
         (["--opponents", "easy,easy,hard,hard"], "--opponents: 1 to 3 opponents, not 4"),
-        (["--players", "hard,easy"], "--players and --games need --headless"),
-        (["--games", "3"], "--players and --games need --headless"),
+        (["--players", "hard,easy"], "--players, --games and --timing need --headless"),
+        (["--games", "3"], "--players, --games and --timing need --headless"),
+        (["--timing"], "--players, --games and --timing need --headless"),
     ],
 )
 def test_bad_on_screen_options_exit_2_naming_the_option(
@@ -100,7 +136,7 @@ def test_bad_on_screen_options_exit_2_naming_the_option(
 @pytest.mark.parametrize(
     ("argv", "named"),
     [
-        (["--players", "hard,expert"], "--players"),
+        (["--players", "hard,wizard"], "--players"),
         (["--players", "hard"], "--players"),
         (["--players", "hard,easy,random,easy,hard"], "--players"),
         ([], "--players"),

@@ -608,13 +608,13 @@ def test_json_round_trip_is_exact_and_versioned() -> None:
         text = state_to_json(state)
         assert state_from_json(text) == state
         assert state_to_json(state_from_json(text)) == text
-    assert '"version": 1' in state_to_json(opened())
+    assert '"version": 2' in state_to_json(opened())
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(version=1), "version 1"),
         (lambda d: d.update(phase="napping"), "malformed"),
         (lambda d: d.update(extra=1), "fields"),
         (lambda d: d.update(hits="1"), "malformed"),
@@ -624,6 +624,8 @@ def test_json_round_trip_is_exact_and_versioned() -> None:
         (lambda d: d.update(winner=0), "winner"),
         (lambda d: d.update(turn=7), "player in turn"),
         (lambda d: d["rows"][1][1].update(misses=[2]), "miss"),
+        (lambda d: d["rows"][1][1].update(owner_named=[3, 3]), "malformed"),
+        (lambda d: d["rows"][1][1].pop("owner_named"), "malformed"),
         (lambda d: d.update(advanced=True), "every tile"),
     ],
 )

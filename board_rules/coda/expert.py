@@ -1,0 +1,116 @@
+"""The `expert` computer player: `hard`'s opening, draws and placements, with a sharper reading
+of the table and attacks weighed by what they do to the race rather than by the hit alone.
+
+Reading (`informed_deduction`). The plain deduction already uses everything the rows show:
+the colour of every draw, the place every stop or placement gives a tile, the revealed tiles,
+the misses. The expert adds what each player's own wrong attacks say about its row: a player
+who sees its own tiles never names one of them, so when it named v against a tile of colour c
+and missed, none of the hidden tiles of colour c it held then is v (`SeenTile.owner_named`).
+Those values are added to the tiles' misses and the deals are counted exactly as before, each
+deal that fits equally likely: the only unequal weighting is that a deal in which an opponent
+named one of its own tiles weighs nothing. A player who does so anyway (`random` may) leaves
+no deal that fits; the expert then falls back on the plain deduction.
+
+Attacking. Each (tile, value) is scored by its chance times what a hit is worth: one tile in
+general, `FINISHING_HIT` when it turns an opponent's last hidden tile (in a two-player game
+that is the win, in a larger one an attacker less). The best score wins, ties at random.
+
+Going on or stopping. After a right attack, another attack risks the drawn tile: a miss puts it
+face up, a stop hides it in the row. The expert reckons what the table would gain from seeing
+it: the chance the table would not have guessed it anyway, plus how much surer the table's
+reading of the rest of the row gets (`board_rules.coda.exposure`). It goes on when the chance
+times the hit's worth is at least the miss's chance times that cost: a drawn tile the table can
+all but read costs little to risk, a well hidden one is kept. With nothing drawn a miss turns
+one of its own tiles instead, and it goes on only when it cannot lose its last one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+from typing import Final
+
+from board_rules.coda.actions import Action, Attack, Stop
+from board_rules.coda.deduction import Deduction, deduce, deduce_rows
+from board_rules.coda.errors import InconsistentViewError
+from board_rules.coda.exposure import exposure, public_tiles
+from board_rules.coda.players import own_row, play_hard
+from board_rules.coda.row import RowTile, legal_slots
+from board_rules.coda.state import Phase
+from board_rules.coda.tiles import game_tiles
+from board_rules.coda.view import PlayerView, SeenTile
+
+FINISHING_HIT: Final = Fraction(3)
+"""What a hit on an opponent's last hidden tile is worth, in tiles: it ends that player's
+game, and with two players the whole game, where any other hit only narrows a row."""
+
+
+def play_expert(view: PlayerView, rng: random.Random) -> Action:
+    """The `expert` player."""
+    if view.phase is Phase.ATTACK:
+        return _attack(view, rng)
+    return play_hard(view, rng)
+
+
+def informed_deduction(view: PlayerView) -> Deduction:
+    """The exact deduction of `view`, each player's own wrong attacks counted as misses on its
+    hidden tiles of the attacked colour (see the module docstring)."""
+    rows = {
+        player: tuple(_informed(seen) for seen in row)
+        for player, row in enumerate(view.rows)
+        if player != view.viewer
+    }
+    unseen = frozenset(game_tiles(view.advanced)) - view.seen_tiles()
+    try:
+        return deduce_rows(rows, unseen)
+    except InconsistentViewError:
+        return deduce(view)
+
+
+def _informed(seen: SeenTile) -> SeenTile:
+    if seen.revealed or not seen.owner_named:
+        return seen
+    return replace(seen, misses=seen.misses | seen.owner_named)
+
+
+def _attack(view: PlayerView, rng: random.Random) -> Action:
+    scored = [
+        (chance * _worth(view, player), chance, (player, index), value)
+        for chance, (player, index), value in informed_deduction(view).guesses()
+    ]
+    best = max(score for score, *_ in scored)
+    tied = [guess for guess in scored if guess[0] == best]
+    _, chance, (player, index), value = rng.choice(tied)
+    if view.hits and best < (1 - chance) * miss_cost(view):
+        return Stop()
+    return Attack(player, index, value)
+
+
+def _worth(view: PlayerView, player: int) -> Fraction:
+    """What a hit on one of `player`'s tiles is worth, in tiles."""
+    return FINISHING_HIT if len(view.hidden(player)) == 1 else Fraction(1)
+
+
+def miss_cost(view: PlayerView) -> Fraction:
+    """What a miss now would give the table, in tiles (see the module docstring): 0 for a
+    drawn tile the table can already read, about 1 for one it could not guess at all."""
+    if not view.hand:
+        # A miss turns one of our own tiles: the last one would put us out.
+        return Fraction(10**6) if len(view.hidden(view.viewer)) == 1 else Fraction(1)
+    drawn = view.hand[0].tile
+    if drawn is None:
+        raise ValueError("only the player in turn decides whether to go on")
+    row = own_row(view)
+    public = public_tiles(view, besides=view.viewer)
+    costs = []
+    for slot in legal_slots([tile.tile for tile in row], drawn):
+        hidden = [*row[:slot], RowTile(drawn), *row[slot:]]
+        shown = [*row[:slot], RowTile(drawn, revealed=True), *row[slot:]]
+        # The drawn tile's own chance counts in `hidden`'s total and not in `shown`'s: the
+        # difference is what the table gains on the rest, less what it knew of the drawn tile.
+        before = exposure(hidden, public, advanced=view.advanced)[1]
+        after = exposure(shown, public, advanced=view.advanced)[1]
+        costs.append(1 + after - before)
+    # In the advanced game the tile goes where its row is hardest to read: the cheapest risk.
+    return min(costs)
