@@ -24,6 +24,8 @@ from firmware.drivers.pinout import LedBackend
 from firmware.table.config import TableConfig
 from firmware.table.devices import led_key, open_console
 from firmware.table.led_key import LedKey
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import open_virtual_strip
 
 log = logging.getLogger(__name__)
@@ -81,7 +83,12 @@ def open_pi_console(
         )
         # PWM-capable mock pins, so that a configured buzzer opens on them too.
         twin = MockFactory(pin_class=MockPWMPin)
-        return open_console(config, clock, events, pin_factory=twin)
+        # Touch chips that nothing touches, on a bus of their own, for a capacitive table.
+        bus = VirtualI2C()
+        if config.inputs.backend == "mpr121":
+            touch = config.inputs.mpr121
+            VirtualTouchPanel(clock, bus, twin, touch.irq_pins, touch.addresses)
+        return open_console(config, clock, events, pin_factory=twin, i2c=bus)
 
 
 def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any]) -> PiDevices:

@@ -1,19 +1,29 @@
 """`codenames-table selftest`: the self-test on the Pi's own hardware (see
-`firmware.service.selftest` for what it checks)."""
+`firmware.service.selftest` for what it checks); with `--calibrate`, the capacitive pads'
+calibration (`firmware.service.selftest_calibrate`)."""
 
 from __future__ import annotations
 
 import argparse
 import queue
 import time
+from pathlib import Path
 
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.events import InputEvent
+from firmware.drivers.touch_pads import TouchChip, open_chip, switch_name
 from firmware.errors import UsageError
 from firmware.service.pi_devices import open_pi_devices
 from firmware.service.pi_model import is_raspberry_pi
 from firmware.service.selftest import QueueRig, SelfTest
-from firmware.table.config import ConfigError, installed_config, load_config
+from firmware.service.selftest_calibrate import measure, report_lines, write_thresholds
+from firmware.table.config import (
+    DEFAULT_PATH,
+    ConfigError,
+    InputConfig,
+    installed_config,
+    load_config,
+)
 from firmware.table.i18n import translations
 
 EXIT_FAULT = 1
@@ -31,6 +41,8 @@ def run_selftest(args: argparse.Namespace) -> int:
         config = load_config(args.config or installed_config())
     except ConfigError as error:
         raise UsageError(str(error)) from error
+    if getattr(args, "calibrate", False):
+        return _calibrate(args.config or installed_config() or DEFAULT_PATH, config.inputs)
     events: queue.Queue[InputEvent] = queue.Queue()
     with SystemClock() as clock, open_pi_devices(config, clock, events) as devices:
         rig = QueueRig(events, devices.lights.show, devices.oled.show, time.sleep)
@@ -40,3 +52,34 @@ def run_selftest(args: argparse.Namespace) -> int:
     for line in report.lines():
         print(line)
     return 0 if report.ok else EXIT_FAULT
+
+
+def _calibrate(path: Path, inputs: InputConfig) -> int:
+    """Measure every pad, write the thresholds of the strong ones to `path`; 1 when a pad is
+    too weak or a chip does not answer."""
+    # Imported here: Blinka's board detection fails off the Pi.
+    from firmware.drivers.oled import _open_board_i2c
+
+    if inputs.backend != "mpr121":
+        raise UsageError(f'{path}: input.backend: the calibration is for "mpr121" touch pads')
+    bus = _open_board_i2c()
+    chips: list[TouchChip | None] = []
+    for address in inputs.mpr121.addresses:
+        try:
+            chips.append(open_chip(bus, address))
+        except (OSError, RuntimeError) as error:
+            print(f"touch chip 0x{address:02x} does not answer: {error}", flush=True)
+            chips.append(None)
+    readings = measure(
+        chips,
+        time.sleep,
+        lambda switch: print(f"touch {switch_name(switch)} and keep touching", flush=True),
+    )
+    for line in report_lines(readings):
+        print(line)
+    try:
+        write_thresholds(path, readings)
+    except (OSError, ConfigError) as error:
+        raise UsageError(f"{path}: the thresholds cannot be written: {error}") from error
+    print(f"thresholds written to {path}")
+    return EXIT_FAULT if None in chips or any(r.weak for r in readings) else 0

@@ -75,3 +75,22 @@ def test_a_buzzer_on_pins_without_pwm_gives_a_virtual_console_with_its_buzzer(
         assert console.has_buzzer
         assert_all_free(factory, console_pins(config))
     assert "PinPWMUnsupported" in caplog.text
+
+
+def test_a_capacitive_console_whose_bus_cannot_open_gives_a_virtual_one_with_its_chips(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Off a Pi, Blinka cannot open I2C1: the chips' bus fails as a missing one would.
+    config = replace(CONFIG, inputs=replace(CONFIG.inputs, backend="mpr121"))
+    factory = MockFactory(pin_class=MockPWMPin)
+    events: queue.Queue[object] = queue.Queue()
+    with caplog.at_level(logging.ERROR):
+        console = open_pi_console(config, VirtualClock(), events, factory)
+    with console:
+        assert isinstance(console, Console)
+        # The twin is on pins of its own: the IRQ pins on the Pi's side are free again.
+        assert_all_free(factory, list(config.inputs.mpr121.irq_pins))
+    # One line: the console's; the twin's chips answer on their own bus, none is a fault.
+    [record] = caplog.records
+    assert record.getMessage().startswith("console not available")
+    assert events.empty()
