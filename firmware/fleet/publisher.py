@@ -213,8 +213,10 @@ class FleetPublisher:
     def _on_disconnect(
         self, client: mqtt.Client, userdata: object, flags: object, reason: Any, properties: object
     ) -> None:
+        was_connected = self._connected.is_set()
         self._connected.clear()
-        if not self._stop.is_set():
+        # A refused connection is closed too: its reason, said already, stands.
+        if was_connected and not self._stop.is_set():
             self._report(f"lost the broker {self.address}: {reason}; reconnecting")
 
     def _report(self, problem: str) -> None:

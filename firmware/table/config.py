@@ -228,7 +228,7 @@ _FLEET_KEYS: dict[str, tuple[_Check, str]] = {
         lambda v: isinstance(v, str) and 0 < len(v) <= MAX_PATH and v.isprintable(),
         "a file path",
     ),
-    "keepalive_s": (lambda v: type(v) is int and 5 <= v <= 3600, "seconds from 5 to 3600"),
+    "keepalive_s": (lambda v: type(v) is int and 2 <= v <= 3600, "seconds from 2 to 3600"),
 }
 _SECTIONS = ("table", "input", "pins", "led", "oled", "fleet")
 

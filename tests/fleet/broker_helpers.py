@@ -4,6 +4,7 @@ what arrives on `codenames/#`. Tests skip, saying why, where Mosquitto is not in
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -38,7 +39,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _until(check: Callable[[], bool], timeout: float = WAIT_S) -> bool:
+def until(check: Callable[[], bool], timeout: float = WAIT_S) -> bool:
+    """Wait until `check()` holds (True) or `timeout` (False), looking every 10 ms: for a
+    state another process or a library's thread reaches, with no event to wait on."""
     end = time.monotonic() + timeout
     while not check():
         if time.monotonic() > end:
@@ -64,6 +67,9 @@ class Mosquitto:
     def start(self) -> Mosquitto:
         binary = mosquitto_binary()
         lines = [f"listener {self.port} 127.0.0.1", "persistence false"]
+        if os.geteuid() == 0:
+            # As root it would become the `mosquitto` user, who cannot read the test's folder.
+            lines.append("user root")
         if self.users:
             passwords = self.folder / "passwords"
             passwords.write_text("")
@@ -83,7 +89,7 @@ class Mosquitto:
         self.process = subprocess.Popen(
             [binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
-        if not _until(self._listening):
+        if not until(self._listening):
             self.stop()
             pytest.fail(f"mosquitto did not listen on port {self.port}")
         return self
@@ -126,6 +132,8 @@ class Listener:
         self._client.on_connect = lambda c, *_: c.subscribe("codenames/#", qos=1)
         self._client.on_subscribe = lambda *_: subscribed.set()
         self._client.on_message = self._on_message
+        # Back at once when a test restarts the broker, not after paho's growing back-off.
+        self._client.reconnect_delay_set(1, 1)
         self._client.connect("127.0.0.1", broker.port, 5)
         self._client.loop_start()
         if not subscribed.wait(WAIT_S):

@@ -58,6 +58,11 @@ def cafe_page(broker: Mosquitto) -> Iterator[str]:
         assert "Traceback" not in errors, errors
 
 
+def _load(driver: webdriver.Chrome, url: str) -> bool:
+    driver.get(url)
+    return bool(driver.find_elements(By.ID, "tables"))
+
+
 def row_text(driver: webdriver.Chrome, table: str) -> str:
     """The row's text as rendered (read in one step: the page replaces rows as news comes)."""
     script = "const row = document.getElementById(arguments[0]); return row ? row.innerText : '';"
@@ -69,7 +74,7 @@ def test_the_page_follows_a_table_live(broker: Mosquitto, cafe_page: str, tmp_pa
     try:
         wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.05)
         # The page may load before the server listens: retry the load, not the test.
-        wait.until(lambda d: d.get(cafe_page) or d.find_elements(By.ID, "tables"))
+        wait.until(lambda d: _load(d, cafe_page))
         rng = random.Random(3)
         with (
             VirtualTable(STILL, tmp_path / "state", rng=rng) as vt,
