@@ -39,6 +39,7 @@ SHARE=$VENV/share/$APP
 CONFIG_DIR=$ROOT/etc/$APP
 UNIT_DIR=$ROOT/etc/systemd/system
 DROPIN=$UNIT_DIR/$APP.service.d/state-dir.conf
+FLEET_DROPIN=$UNIT_DIR/$APP.service.d/fleet.conf
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 # The exact versions `make test` and `make pi-userland` ran against (how to refresh: its header).
 CONSTRAINTS=$SRC/systemd/pi-constraints.txt
@@ -563,6 +564,54 @@ ReadWritePaths=$state_dir
 EOF
 }
 
+fleet_broker() { # print the [fleet] broker's "host port" of the config, nothing without [fleet]
+    python3 - "$(config_file)" <<'PY'
+import re, sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as file:
+        fleet = tomllib.load(file).get("fleet")
+except (OSError, ValueError):
+    fleet = None  # the config's own check names what is wrong with it
+if isinstance(fleet, dict) and isinstance(fleet.get("broker"), str):
+    m = re.fullmatch(r"(mqtts?)://\[?([^\]/\s]+?)\]?(?::(\d+))?", fleet["broker"])
+    if m:
+        print(m[2], m[3] or (8883 if m[1] == "mqtts" else 1883))
+PY
+}
+
+install_fleet() { # the network the fleet needs, and no more; none without [fleet]
+    broker=$(fleet_broker)
+    if [ -z "$broker" ]; then
+        if [ -e "$FLEET_DROPIN" ]; then
+            run rm -f "$FLEET_DROPIN"
+            run rmdir --ignore-fail-on-non-empty "$(dirname "$FLEET_DROPIN")"
+        fi
+        return
+    fi
+    host=${broker% *}
+    # The broker's addresses now (install again when they change); localhost for the resolver.
+    addresses=$(getent ahosts "$host" 2>/dev/null | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+    if [ -z "$addresses" ]; then
+        note "the fleet's broker $host does not resolve now: the table will play offline"
+    fi
+    # The password reaches the service as a credential, never through the config.
+    credential=""
+    if [ -e "$CONFIG_DIR/mqtt-password" ]; then
+        credential="LoadCredential=mqtt:/etc/$APP/mqtt-password"
+    fi
+    run install -d -m 0755 "$(dirname "$FLEET_DROPIN")"
+    write_file "$FLEET_DROPIN" <<EOF
+# Written by install.sh: [fleet] in /etc/$APP/config.toml reports to the broker $host; the
+# service may reach it (and the local resolver) over IP, and nothing else.
+[Service]
+PrivateNetwork=no
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+IPAddressDeny=any
+IPAddressAllow=localhost ${addresses}
+$credential
+EOF
+}
+
 verify_config() { # refuse to restart onto a config the new version would refuse
     printf '+ %s\n' "/opt/$APP/bin/$APP run --check-config --config /etc/$APP/config.toml"
     config_verdict
@@ -614,6 +663,7 @@ install_venv
 install_config
 verify_config
 install_state_dir
+install_fleet
 install_unit
 if [ "$mode" = dry-run ]; then
     echo "== Dry run: nothing was changed"
