@@ -151,10 +151,29 @@ class EncoderHeld:
         return "encoder held"
 
 
+@dataclass(frozen=True)
+class TouchChipFault:
+    """A touch chip of the capacitive pads stopped answering on the bus, or (`answering`)
+    answers again; a device's fault, not a hand's: the OLED shows it while the game goes on."""
+
+    address: int
+    answering: bool
+    at: float
+
+    def __str__(self) -> str:
+        return f"touch chip 0x{self.address:02x} {'back' if self.answering else 'not answering'}"
+
+
 MatrixEvent: TypeAlias = (
-    PadPressed | PadReleased | MultiplePads | PadStuck | ButtonPressed | ButtonReleased
+    PadPressed
+    | PadReleased
+    | MultiplePads
+    | PadStuck
+    | ButtonPressed
+    | ButtonReleased
+    | TouchChipFault
 )
-"""What the switch matrix scanner reports."""
+"""What the switch matrix scanner (or the capacitive pads, which may also fail) reports."""
 
 InputEvent: TypeAlias = MatrixEvent | ButtonHeld | EncoderTurned | EncoderPushed | EncoderHeld
 """What the console puts on its queue."""

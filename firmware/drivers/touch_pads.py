@@ -15,8 +15,9 @@ are read, so that two cards touched at once on different chips are seen together
 The events are the switch matrix's: a pad counts once and only alone (`MultiplePads` otherwise,
 and none of them counts until lifted), a pad down longer than `stuck_after_s` is `PadStuck` and
 ignored until lifted, buttons give `ButtonPressed` and `ButtonReleased`. A chip that stops
-answering is a fault: its pads are let go, `on_fault` is told, and it is opened again with
-back-off on the clock (the OLED's way) while the other chips and the game go on.
+answering is a fault: its pads are let go, a `TouchChipFault` is reported (the OLED shows it),
+and it is opened again with back-off on the clock (the OLED's way) while the other chips and the
+game go on; a second `TouchChipFault` says when it answers again.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from firmware.drivers.events import (
     PadPressed,
     PadReleased,
     PadStuck,
+    TouchChipFault,
 )
 
 log = logging.getLogger(__name__)
@@ -192,8 +194,6 @@ class TouchPads:
     `i2c` is the bus (`VirtualI2C` off the Pi); None opens the Pi's I2C1, the OLED's bus.
     `sink` is called on the clock's thread, never while a lock is held. `thresholds` maps a
     switch to its own thresholds (from the calibration); the others get `default_thresholds`.
-    `on_fault(address, error)` is called when a chip stops answering (`error` the OSError) and
-    again with None when it answers again.
     """
 
     def __init__(
@@ -209,7 +209,6 @@ class TouchPads:
         stuck_after_s: float = 10.0,
         default_thresholds: PadThresholds = PadThresholds(),
         thresholds: dict[TouchSwitch, PadThresholds] | None = None,
-        on_fault: Callable[[int, OSError | None], None] = lambda address, error: None,
         chip_factory: Callable[[Any, int], TouchChip] = open_chip,
     ) -> None:
         if len(addresses) != len(ADDRESSES) or len(irq_pins) != len(addresses):
@@ -228,7 +227,6 @@ class TouchPads:
         self._stuck_after_s = stuck_after_s
         self._default = default_thresholds
         self._thresholds = dict(thresholds or {})
-        self._on_fault = on_fault
         self._chip_factory = chip_factory
         self._lock = threading.Lock()
         self._closed = False
@@ -237,7 +235,7 @@ class TouchPads:
         self._retry: list[Timer | None] = [None] * len(addresses)
         self._retry_s = [RETRY_FIRST_S] * len(addresses)
         self._fault_told: set[int] = set()
-        """The chips whose fault `on_fault` was told and not yet its end."""
+        """The chips whose fault was reported and not yet its end."""
         self._contacts: dict[tuple[int, int], _Contact] = {}
         for chip in range(len(addresses)):
             for electrode in range(ELECTRODES):
@@ -306,7 +304,9 @@ class TouchPads:
             chip._write_register_byte(CONFIG2_REGISTER, CONFIG2_4MS)
             chip._write_register_byte(DEBOUNCE_REGISTER, self._debounce)
             status = chip.touched()
-        except (OSError, RuntimeError) as error:
+        except (OSError, RuntimeError, ValueError) as error:
+            # The bus device's probe raises ValueError for an address that does not answer, the
+            # driver RuntimeError for a chip not in its reset state, a transfer OSError.
             self._failed(index, error if isinstance(error, OSError) else OSError(str(error)))
             return False
         with self._lock:
@@ -317,7 +317,7 @@ class TouchPads:
             self._fault_told.discard(index)
         if recovered:
             log.info("touch chip 0x%02x answers again", address)
-            self._on_fault(address, None)
+            events.append(TouchChipFault(address, True, self._clock.monotonic()))
         self._apply(index, status, events)
         return True
 
@@ -335,10 +335,10 @@ class TouchPads:
             self._fault_told.add(index)
         # Its pads are let go: a finger on one cannot be seen, and a held button must end.
         self._apply(index, 0, events)
-        self._emit(events)
         if not told:
             log.error("touch chip 0x%02x does not answer: %s", address, error)
-            self._on_fault(address, error)
+            events.append(TouchChipFault(address, False, self._clock.monotonic()))
+        self._emit(events)
 
     def _reconnect(self, index: int) -> None:
         with self._lock:

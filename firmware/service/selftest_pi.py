@@ -67,7 +67,7 @@ def _calibrate(path: Path, inputs: InputConfig) -> int:
     for address in inputs.mpr121.addresses:
         try:
             chips.append(open_chip(bus, address))
-        except (OSError, RuntimeError) as error:
+        except (OSError, RuntimeError, ValueError) as error:
             print(f"touch chip 0x{address:02x} does not answer: {error}", flush=True)
             chips.append(None)
     readings = measure(

@@ -41,7 +41,7 @@ from board_rules.codenames import (
     generate_key,
 )
 from firmware.drivers.clock import Clock
-from firmware.drivers.events import InputEvent
+from firmware.drivers.events import InputEvent, TouchChipFault
 from firmware.table import controls
 from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
@@ -146,6 +146,8 @@ class Table:
         self._controls = PlayControls()
         self._mode: ControlMode = PLAYING
         self._saver = Saver(store, clock, self._schedule)
+        self._silent_chips: set[int] = set()
+        """The touch chips that do not answer now (capacitive pads), shown on the OLED."""
         self._first_key = first_key
         self._first_mode = first_mode
         self._left: tuple[RecordedGame, ClueNumber] | None = None
@@ -255,6 +257,14 @@ class Table:
         now = self._clock.monotonic()
         if isinstance(event, _Tick):
             self._on_tick(now)
+            return
+        if isinstance(event, TouchChipFault):
+            # A device's fault, not a hand: it neither wakes the table nor counts as input.
+            if event.answering:
+                self._silent_chips.discard(event.address)
+            else:
+                self._silent_chips.add(event.address)
+            self._refresh(led=False)
             return
         if self.observer is not None:
             self.observer.seen(event)
@@ -459,6 +469,7 @@ class Table:
             timer_left=self._timer.fraction_left(now),
             timer_seconds=self._timer.seconds_left(now),
             not_saving=self._saver.fault,
+            input_fault=bool(self._silent_chips),
             match=self._match.score(self.state),
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,

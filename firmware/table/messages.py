@@ -77,6 +77,9 @@ NOT_SAVING = {
 }
 """The footer while actions cannot be written, with the reason (the journal has the detail)."""
 
+TOUCH_FAULT = N_("Touch pads: no answer")
+"""The footer while a touch chip of the capacitive table does not answer (the journal names it)."""
+
 RANK_LINES = {
     "narrow-escape": N_("Made it, just!"),
     "steady-hands": N_("A solid mission"),

@@ -81,6 +81,8 @@ class TableView:
     """The sand timer's whole seconds left (rounded up), while it runs."""
     not_saving: SaveFault | None = None
     """Why actions are not being written, while they are not."""
+    input_fault: bool = False
+    """A touch chip does not answer: some pads cannot be touched until it does."""
     match: tuple[int, int] | None = None
     """Games won (red, blue) in the match under way, shown once a game is over."""
     menu: MenuView | None = None
@@ -105,6 +107,8 @@ def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
         footer = m.match_line(catalog, *view.match)
     if view.not_saving is not None:
         footer = _(m.NOT_SAVING[view.not_saving])
+    if view.input_fault:
+        footer = _(m.TOUCH_FAULT)
     title, lines, big = _phase_body(state, view.selector, catalog)
     numbers = _guess_numbers(state, catalog)
     if view.notice:

@@ -95,3 +95,27 @@ def test_config_reads_each_pads_thresholds(tmp_path: Path) -> None:
     pads = dict(touch.pads)
     assert (touch.default.touch, touch.default.release) == (15, 7)
     assert (pads[Coord.parse("C3")].touch, pads[ConsoleButton.UNDO].release) == (20, 12)
+
+
+def test_a_touch_chip_that_stops_answering_is_shown_on_the_oled_and_the_game_goes_on(
+    tmp_path: Path, virtual_table: TableFactory
+) -> None:
+    config = replace(STILL, inputs=load_config(capacitive(tmp_path)).inputs)
+    vt = virtual_table(tmp_path / "state", config)
+    vt.wait(2.0)
+    screen = vt.display.screen
+    assert screen is not None
+    usual = screen.footer
+    third = config.inputs.mpr121.addresses[2]
+    vt.bus.unplug(third)
+    vt.press_button(ConsoleButton.DONE)  # on the third chip: its read fails
+    screen = vt.display.screen
+    assert screen is not None and screen.footer == "Touch pads: no answer"
+    vt.push()  # a clue of 1, then a guess on the first chip: the game goes on
+    vt.press_pad(Coord.parse("A1"))
+    assert vt.table.state.covered == {Coord.parse("A1")}
+    vt.bus.replug(third)
+    vt.wait(31.0)  # the back-off reaches it
+    screen = vt.display.screen
+    assert screen is not None and screen.footer != "Touch pads: no answer"
+    assert usual != "Touch pads: no answer"
