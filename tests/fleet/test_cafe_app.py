@@ -4,6 +4,8 @@ arrive, and an ignored message is said on the status line."""
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
@@ -16,7 +18,7 @@ from .test_cafe_model import game_payload
 def test_rows_follow_the_messages() -> None:
     async def scenario() -> None:
         app = CafeApp()
-        async with app.run_test() as pilot:
+        async with app.run_test(size=(120, 12)) as pilot:
             app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
             app.receive("codenames/t1/game", game_payload())
             app.receive("codenames/t2/status", encode(envelope("t2", 1, status="offline")))
@@ -31,6 +33,8 @@ def test_rows_follow_the_messages() -> None:
             status = str(app.query_one("#status", Static).render())
             assert "2 tables" in status and "1 messages ignored" in status
             assert "not JSON" in status
+            if os.environ.get("CAFE_SCREENSHOT"):
+                app.save_screenshot("cafe-terminal.svg", str(Path(__file__).parents[2] / "docs"))
             await pilot.press("q")
 
     asyncio.run(scenario())

@@ -87,3 +87,18 @@ def test_the_example_config_fleet_section_reads_once_uncommented() -> None:
     lines = [line.removeprefix("# ") for line in block.splitlines() if line.startswith("# ")]
     fleet = parse_config(tomllib.loads("\n".join(lines)), "example").fleet
     assert fleet is not None and fleet.table == "table-3" and fleet.keepalive_s == 15
+
+
+def test_without_a_fleet_the_table_imports_no_mqtt() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, firmware.service.run, firmware.service.virtual_service, firmware.cli.main\n"
+        "firmware.cli.main.build_parser()\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'paho', 'aiohttp', 'textual'}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
