@@ -47,8 +47,16 @@ from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
+from firmware.table.last_actions import last_actions_view
 from firmware.table.match import MatchTally, saved_tally
-from firmware.table.modes import PLAYING, ControlMode, MenuOpen, NewMatchChosen, PadTest
+from firmware.table.modes import (
+    PLAYING,
+    ControlMode,
+    LastActions,
+    MenuOpen,
+    NewMatchChosen,
+    PadTest,
+)
 from firmware.table.observer import TableObserver
 from firmware.table.sand_timer import END_BEEP, WARNING_BEEP, Beeper, TableTimer, TimerTick, play
 from firmware.table.saving import RecordedGame, Saver, recorded
@@ -279,6 +287,8 @@ class Table:
         mode = self._mode
         if isinstance(mode, PadTest):
             self._mode = mode.on(event, self._catalog)
+        elif isinstance(mode, LastActions):
+            self._mode = mode.on(event, len(self.game.applied))
         elif isinstance(mode, MenuOpen):
             self._mode, settings = mode.on(event, self.settings)
             led = settings != self.settings
@@ -460,6 +470,8 @@ class Table:
         menu = (
             mode.menu.view(self.settings, self._catalog, self.state.mode)
             if isinstance(mode, MenuOpen)
+            else last_actions_view(self.game, mode.index, self._catalog)
+            if isinstance(mode, LastActions)
             else None
         )
         return TableView(

@@ -2,9 +2,9 @@
 
 A long encoder push opens it. Mode, language, LED brightness, the colour-blind palette (off, or
 which team's lights blink), timer length, auto timer and strict timer cycle through their values
-on each push; new match (the match's score starts again) closes it, and pad test and exit leave
-it. The footer says how to use it, or, on a mode that differs from the game in play, that the
-mode applies from the next game.
+on each push; last actions shows the game's actions, new match (the match's score starts again)
+closes the menu, and pad test and exit leave it. The footer says how to use it, or, on a mode
+that differs from the game in play, that the mode applies from the next game.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ class MenuItem(Enum):
     TIMER = N_("Timer")
     AUTOSTART = N_("Auto timer")
     STRICT = N_("Strict timer")
+    LAST_ACTIONS = m.LAST_ACTIONS
     NEW_MATCH = m.NEW_MATCH
     PAD_TEST = N_("Pad test")
     EXIT = N_("Exit")
@@ -41,6 +42,7 @@ class MenuChoice(Enum):
 
     STAY = "stay"
     NEW_MATCH = "new-match"
+    LAST_ACTIONS = "last-actions"
     PAD_TEST = "pad-test"
     EXIT = "exit"
 
@@ -80,6 +82,8 @@ class Menu:
             return settings, MenuChoice.PAD_TEST
         if item is MenuItem.NEW_MATCH:
             return settings, MenuChoice.NEW_MATCH
+        if item is MenuItem.LAST_ACTIONS:
+            return settings, MenuChoice.LAST_ACTIONS
         if item is MenuItem.EXIT:
             return settings, MenuChoice.EXIT
         if item is MenuItem.MODE:

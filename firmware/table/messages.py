@@ -127,6 +127,27 @@ MENU = N_("Menu")
 MENU_HINT = N_("Turn: move · Push: set")
 FROM_NEXT_GAME = N_("From the next game")
 NEW_MATCH = N_("New match")
+LAST_ACTIONS = N_("Last actions")
+NOTHING_PLAYED = N_("Nothing played yet")
+LAST_ACTIONS_HINT = N_("Turn: scroll · Push: back")
+ACTED_CLUE = {Team.RED: N_("Red: clue {number}"), Team.BLUE: N_("Blue: clue {number}")}
+ACTED_TOUCH = {Team.RED: N_("Red: {card}"), Team.BLUE: N_("Blue: {card}")}
+"""A guess whose card is no longer covered: its identity is not shown, it may be secret."""
+ACTED_TOUCH_SEEN = {
+    (Team.RED, Identity.RED): N_("Red: {card} red agent"),
+    (Team.RED, Identity.BLUE): N_("Red: {card} blue agent"),
+    (Team.RED, Identity.BYSTANDER): N_("Red: {card} bystander"),
+    (Team.RED, Identity.ASSASSIN): N_("Red: {card} assassin"),
+    (Team.BLUE, Identity.RED): N_("Blue: {card} red agent"),
+    (Team.BLUE, Identity.BLUE): N_("Blue: {card} blue agent"),
+    (Team.BLUE, Identity.BYSTANDER): N_("Blue: {card} bystander"),
+    (Team.BLUE, Identity.ASSASSIN): N_("Blue: {card} assassin"),
+}
+"""A guess whose card is covered: the team that guessed, the card and what it was."""
+ACTED_STOP = {Team.RED: N_("Red: stop"), Team.BLUE: N_("Blue: stop")}
+ACTED_PENALTY = {Team.RED: N_("Red: penalty"), Team.BLUE: N_("Blue: penalty")}
+ACTED_COVER = {Team.RED: N_("Red: covers {card}"), Team.BLUE: N_("Blue: covers {card}")}
+ACTED_TIMEOUT = {Team.RED: N_("Red: time up"), Team.BLUE: N_("Blue: time up")}
 TEAM_NAMES = {Team.RED: N_("red"), Team.BLUE: N_("blue")}
 """A team as a menu value (the colour-blind palette's blinking team)."""
 TIMER_IN_MENU = N_("Turn it on in the menu")

@@ -44,6 +44,8 @@ class MenuOpen:
                 return PadTest(), settings
             if choice is MenuChoice.NEW_MATCH:
                 return NEW_MATCH_CHOSEN, settings
+            if choice is MenuChoice.LAST_ACTIONS:
+                return LastActions(), settings
             return self, changed
         return self, settings
 
@@ -72,5 +74,22 @@ class PadTest:
         return self if line is None else PadTest(line)
 
 
-ControlMode = Playing | MenuOpen | PadTest | NewMatchChosen
+@dataclass(frozen=True)
+class LastActions:
+    """The game's last actions on the OLED, newest first: the encoder scrolls, a push goes back
+    to play; the pads and buttons do nothing."""
+
+    index: int = 0
+    """The line marked, from the newest."""
+
+    def on(self, event: InputEvent, count: int) -> ControlMode:
+        """The mode after `event`, with `count` lines to scroll through."""
+        if isinstance(event, EncoderTurned):
+            return LastActions(min(max(self.index + event.steps, 0), max(count - 1, 0)))
+        if isinstance(event, EncoderPushed | EncoderHeld):
+            return PLAYING
+        return self
+
+
+ControlMode = Playing | MenuOpen | PadTest | NewMatchChosen | LastActions
 """Exactly one of the table's modes."""
