@@ -4,9 +4,6 @@ what arrives on `codenames/#`. Tests skip, saying why, where Mosquitto is not in
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -19,24 +16,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from tools import mosquitto
+
 WAIT_S = 10.0
 """Longest a test waits for a message: generous, since a loaded CI machine may be slow; a
 passing test returns as soon as the message is there."""
-
-
-def mosquitto_binary() -> str:
-    """The broker's executable, or a skip naming how to get it."""
-    found = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
-    if found is None:
-        pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
-    return found
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def until(check: Callable[[], bool], timeout: float = WAIT_S) -> bool:
@@ -56,7 +40,7 @@ class Mosquitto:
     retained messages, as a crashed broker would)."""
 
     folder: Path
-    port: int = field(default_factory=free_port)
+    port: int = field(default_factory=mosquitto.free_port)
     users: dict[str, str] = field(default_factory=dict)
     process: subprocess.Popen[bytes] | None = None
 
@@ -65,38 +49,13 @@ class Mosquitto:
         return f"mqtt://127.0.0.1:{self.port}"
 
     def start(self) -> Mosquitto:
-        binary = mosquitto_binary()
-        lines = [f"listener {self.port} 127.0.0.1", "persistence false"]
-        if os.geteuid() == 0:
-            # As root it would become the `mosquitto` user, who cannot read the test's folder.
-            lines.append("user root")
-        if self.users:
-            passwords = self.folder / "passwords"
-            passwords.write_text("")
-            for user, password in self.users.items():
-                tool = shutil.which("mosquitto_passwd") or "mosquitto_passwd"
-                subprocess.run(
-                    [tool, "-b", str(passwords), user, password],
-                    check=True,
-                    capture_output=True,
-                )
-            passwords.chmod(0o600)
-            lines += ["allow_anonymous false", f"password_file {passwords}"]
-        else:
-            lines.append("allow_anonymous true")
-        conf = self.folder / "mosquitto.conf"
-        conf.write_text("\n".join(lines) + "\n")
-        self.process = subprocess.Popen(
-            [binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        if not until(self._listening):
-            self.stop()
-            pytest.fail(f"mosquitto did not listen on port {self.port}")
+        if mosquitto.binary() is None:
+            pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
+        try:
+            self.process = mosquitto.start(self.folder, self.port, self.users)
+        except RuntimeError as error:
+            pytest.fail(str(error))
         return self
-
-    def _listening(self) -> bool:
-        with socket.socket() as probe:
-            return probe.connect_ex(("127.0.0.1", self.port)) == 0
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

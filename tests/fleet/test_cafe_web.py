@@ -21,9 +21,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from firmware.virtual.table import VirtualTable
+from tools import mosquitto
 
 from ..table_scripts import STILL, announce
-from .broker_helpers import WAIT_S, Mosquitto, free_port
+from .broker_helpers import WAIT_S, Mosquitto
 from .test_publisher import publisher_for
 
 REPO = Path(__file__).parents[2]
@@ -46,7 +47,7 @@ def chromium() -> webdriver.Chrome:
 @pytest.fixture
 def cafe_page(broker: Mosquitto) -> Iterator[str]:
     """The `cafe` command serving its page on localhost, without its terminal view."""
-    port = free_port()
+    port = mosquitto.free_port()
     command = [sys.executable, "-m", "firmware.cli", "cafe", "--broker", broker.url]
     command += ["--http", f"127.0.0.1:{port}", "--no-terminal"]
     process = subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True)

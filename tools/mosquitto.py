@@ -1,0 +1,67 @@
+"""A Mosquitto of one's own on a free port of 127.0.0.1, for the fleet's tests and
+`make fleet-bench`: where the binary is, a free port, and the broker started and listening."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+LISTEN_WAIT_S = 10.0
+
+
+def binary() -> str | None:
+    """The broker's executable (Debian keeps it in /usr/sbin), or None."""
+    return shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:`port`."""
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def start(folder: Path, port: int, users: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Mosquitto on 127.0.0.1:`port`, its config in `folder`, anonymous unless `users` (name:
+    password) are given; returned once it listens. RuntimeError when it cannot start."""
+    found = binary()
+    if found is None:
+        raise RuntimeError("mosquitto is not installed (apt-get install mosquitto)")
+    lines = [f"listener {port} 127.0.0.1", "persistence false", "max_queued_messages 10000"]
+    if os.geteuid() == 0:
+        # As root it would become the `mosquitto` user, who cannot read a private folder.
+        lines.append("user root")
+    if users:
+        passwords = folder / "passwords"
+        passwords.write_text("")
+        passwords.chmod(0o600)
+        tool = shutil.which("mosquitto_passwd") or "mosquitto_passwd"
+        for user, password in users.items():
+            command = [tool, "-b", str(passwords), user, password]
+            subprocess.run(command, check=True, capture_output=True)
+        lines += ["allow_anonymous false", f"password_file {passwords}"]
+    else:
+        lines.append("allow_anonymous true")
+    conf = folder / "mosquitto.conf"
+    conf.write_text("\n".join(lines) + "\n")
+    process = subprocess.Popen(
+        [found, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    end = time.monotonic() + LISTEN_WAIT_S
+    while not listening(port):
+        if process.poll() is not None or time.monotonic() > end:
+            process.kill()
+            process.wait()
+            raise RuntimeError(f"mosquitto did not listen on port {port} (config {conf})")
+        time.sleep(0.01)
+    return process
