@@ -1,8 +1,8 @@
 """Where the staff commands (`stats`, `history`, `export`) find the saved games: in the folder
 the command that wrote them used, so that nobody has to say where.
 
-`--state-dir` always wins. On a Raspberry Pi, or wherever the service's config is installed,
-the games are the service's (the config's `state_dir`, `/var/lib/codenames-table` by default:
+`--state-dir` always wins, then the `state_dir` of a config named with `--config`. On a
+Raspberry Pi, or wherever the service's config is installed, the games are the service's (the config's `state_dir`, `/var/lib/codenames-table` by default:
 private to the service's user, so staff run these commands with `sudo` there); elsewhere they
 are the desktop simulation's (`$XDG_DATA_HOME/codenames-table`). A folder without a database
 is an empty record, not an error.
@@ -34,13 +34,13 @@ def default_state_dir() -> Path:
 def staff_state_dir(
     state_dir: Path | None, config: Path | None, model_file: Path = PI_MODEL_FILE
 ) -> Path:
-    """The folder a staff command reads: `state_dir` if given, else the service's on a Pi (from
-    `config`, or the installed config), else the simulation's. Raises `UsageError` on a config
-    that cannot be read."""
+    """The folder a staff command reads: `state_dir` if given, else that of `config` if given,
+    else the service's on a Pi (from the installed config), else the simulation's. Raises
+    `UsageError` on a config that cannot be read."""
     if state_dir is not None:
         return state_dir
     installed = installed_config()
-    if not is_raspberry_pi(model_file) and installed is None:
+    if config is None and installed is None and not is_raspberry_pi(model_file):
         return default_state_dir()
     try:
         return load_config(config or installed).state_dir

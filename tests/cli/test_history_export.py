@@ -150,6 +150,8 @@ def test_on_a_pi_the_staff_commands_read_the_services_folder(tmp_path: Path) -> 
     assert staff_state_dir(None, None, model) == Path("/var/lib/codenames-table")
     assert staff_state_dir(None, config, model) == tmp_path / "games"
     assert staff_state_dir(tmp_path / "mine", config, model) == tmp_path / "mine"
+    # A config named on the command line is read on any machine.
+    assert staff_state_dir(None, config) == tmp_path / "games"
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder")
