@@ -44,6 +44,7 @@ from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.config import TableConfig
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import VirtualPixelStrip
 from firmware.virtual.table import ObservedPixelStrip, VirtualTable
 
@@ -147,11 +148,25 @@ class _LedLog:
             return len(self.frames)
 
 
-def bench_config() -> TableConfig:
+def bench_config(backend: str = "matrix") -> TableConfig:
     """The default table, without the burn-in shift: a full redraw every 3 minutes is not a
-    game event, and it would land in whichever touch it met."""
+    game event, and it would land in whichever touch it met; its pads on `backend` (the switch
+    matrix, or the capacitive pads: `[input] backend = "mpr121"`)."""
     config = TableConfig()
-    return replace(config, oled=replace(config.oled, shift_every=None))
+    return replace(
+        config,
+        oled=replace(config.oled, shift_every=None),
+        inputs=replace(config.inputs, backend=backend),
+    )
+
+
+def input_reads(vt: VirtualTable) -> int:
+    """What reading the pads has cost so far: pin levels read (matrix, encoder, push), plus the
+    touch status reads of the capacitive pads' chips."""
+    reads = vt.pin_reads
+    if isinstance(vt.circuit, VirtualTouchPanel):
+        reads += sum(chip.reads_of_status for chip in vt.circuit.chips)
+    return reads
 
 
 @contextmanager
@@ -200,12 +215,12 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     from one still debouncing the last release."""
     time.sleep(max(released_at + vt.config.inputs.debounce_ms / 1000 - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
-    reads, since = vt.pin_reads, time.monotonic()
+    reads, since = input_reads(vt), time.monotonic()
     while time.monotonic() - since < SCAN_QUIET_S:
         if time.monotonic() > deadline:
             raise BenchError("the scanner never went idle")
         time.sleep(POLL_S)
-        now_reads = vt.pin_reads
+        now_reads = input_reads(vt)
         if now_reads != reads:
             reads, since = now_reads, time.monotonic()
 
@@ -328,17 +343,23 @@ def _spread(values: Sequence[float]) -> dict[str, float]:
 
 
 def measure_play(
-    state_dir: Path, *, touches: int = TOUCHES, paced: bool = True, idle_s: float = IDLE_S
+    state_dir: Path,
+    *,
+    touches: int = TOUCHES,
+    paced: bool = True,
+    idle_s: float = IDLE_S,
+    backend: str = "matrix",
 ) -> dict[str, Any]:
     """Touch latency and OLED traffic over `touches` touches of real games, then the idle cost
-    over `idle_s` seconds without input."""
-    with pi_like_table(state_dir, paced=paced) as (vt, bus, leds):
+    over `idle_s` seconds without input (pin reads, and the touch chips' status reads)."""
+    config = bench_config(backend)
+    with pi_like_table(state_dir, paced=paced, config=config) as (vt, bus, leds):
         player = Player(vt, bus, leds)
         player.play(touches)
         time.sleep(min(idle_s, 0.5))  # the last screen has gone out; now nobody touches
-        reads, cpu, wall = vt.pin_reads, time.process_time(), time.perf_counter()
+        reads, cpu, wall = input_reads(vt), time.process_time(), time.perf_counter()
         time.sleep(idle_s)
-        idle_reads = vt.pin_reads - reads
+        idle_reads = input_reads(vt) - reads
         idle_cpu = time.process_time() - cpu
         idle_wall = time.perf_counter() - wall
     events = player.event_bytes
@@ -356,12 +377,12 @@ def measure_play(
     }
 
 
-def startup_probe(state_dir: Path, *, paced: bool) -> int:
+def startup_probe(state_dir: Path, *, paced: bool, backend: str = "matrix") -> int:
     """The child of `measure_startup`: start a table, say "ready", play a little, report memory.
 
     Ready is what the service reports to systemd: hardware up, last game resumed, loop running.
     """
-    with pi_like_table(state_dir, paced=paced) as (vt, bus, leds):
+    with pi_like_table(state_dir, paced=paced, config=bench_config(backend)) as (vt, bus, leds):
         print("ready", flush=True)
         player = Player(vt, bus, leds)
         player.play(3)  # a table in use, not one that has only started
@@ -384,7 +405,9 @@ def peak_rss_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
-def measure_startup(runs: int = STARTUP_RUNS, *, paced: bool = True) -> dict[str, float]:
+def measure_startup(
+    runs: int = STARTUP_RUNS, *, paced: bool = True, backend: str = "matrix"
+) -> dict[str, float]:
     """Median time from process start to ready over `runs` starts, and the largest peak memory.
 
     The runs share a state directory, so all but the first resume a saved game, as a table
@@ -394,7 +417,7 @@ def measure_startup(runs: int = STARTUP_RUNS, *, paced: bool = True) -> dict[str
         raise ValueError("at least one run")
     starts: list[float] = []
     peaks: list[int] = []
-    command = [sys.executable, "-m", "tools.bench", "--startup-probe"]
+    command = [sys.executable, "-m", "tools.bench", "--backend", backend, "--startup-probe"]
     with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
         for _ in range(runs):
             began = time.perf_counter()
@@ -454,12 +477,16 @@ def run_bench(
     paced: bool = True,
     idle_s: float = IDLE_S,
     startup_runs: int = STARTUP_RUNS,
+    backend: str = "matrix",
 ) -> dict[str, Any]:
     """Every figure of `make bench`, with the budgets."""
     with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
-        figures = measure_play(Path(state), touches=touches, paced=paced, idle_s=idle_s)
-    figures.update(measure_startup(startup_runs, paced=paced))
+        figures = measure_play(
+            Path(state), touches=touches, paced=paced, idle_s=idle_s, backend=backend
+        )
+    figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
+    figures["backend"] = backend
     return figures
 
 
@@ -490,10 +517,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--idle", type=float, default=IDLE_S, help="seconds of idle to measure")
     parser.add_argument("--startup-runs", type=int, default=STARTUP_RUNS)
     parser.add_argument("--unpaced", action="store_true", help="no bus pacing (quick checks)")
+    parser.add_argument(
+        "--backend",
+        choices=("matrix", "mpr121"),
+        default="matrix",
+        help="the pads: the switch matrix, or the capacitive pads on three MPR121s",
+    )
     parser.add_argument("--startup-probe", type=Path, metavar="STATE_DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.startup_probe is not None:
-        return startup_probe(args.startup_probe, paced=not args.unpaced)
+        return startup_probe(args.startup_probe, paced=not args.unpaced, backend=args.backend)
     if args.touches < 1 or args.idle <= 0 or args.startup_runs < 1:
         parser.error("--touches and --startup-runs must be 1 or more, --idle more than 0")
     figures = run_bench(
@@ -501,6 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         paced=not args.unpaced,
         idle_s=args.idle,
         startup_runs=args.startup_runs,
+        backend=args.backend,
     )
     print(json.dumps(figures, indent=2))
     print(comparison(figures), file=sys.stderr)

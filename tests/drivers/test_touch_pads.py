@@ -205,3 +205,20 @@ def test_thresholds_and_debounce_are_written_to_the_chips() -> None:
 def test_thresholds_need_hysteresis() -> None:
     with pytest.raises(ValueError, match="hysteresis"):
         PadThresholds(touch=8, release=8)
+
+
+def test_a_chip_missing_at_start_is_a_fault_and_the_table_opens() -> None:
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    factory = MockFactory()
+    panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS)
+    bus.unplug(ADDRESSES[2])
+    events: list[MatrixEvent] = []
+    with TouchPads(clock, events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory) as pads:
+        assert events == [TouchChipFault(ADDRESSES[2], False, 0.0)]
+        assert pads.faulty == (ADDRESSES[2],)
+        clock.advance(2.0)  # the baselines settle (a finger there at power-up is the baseline)
+        panel.press_switch(A1)
+        clock.advance(0.1)
+        assert isinstance(events[-1], PadPressed)
+    factory.reset()

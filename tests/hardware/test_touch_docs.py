@@ -3,8 +3,14 @@ electrodes in order and its IRQ pin are the ones `firmware.drivers.touch_pads` u
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import ModuleType
 
+from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.touch_pads import ADDRESSES, TouchPadsConfig, electrode_of, parse_switch
 
 from ..paths import REPO
@@ -39,3 +45,36 @@ def test_the_readme_names_each_chips_address_electrodes_and_irq_pin() -> None:
             assert electrode_of(parse_switch(name)) == (chip, electrode), name
         named += len(wired)
     assert named == 25 + 5  # every card pad and console button
+
+
+def load_touch_generator() -> ModuleType:
+    """hardware/make_touch_svg.py, a script beside its svg_drawing.py."""
+    spec = importlib.util.spec_from_file_location(
+        "make_touch_svg", REPO / "hardware" / "make_touch_svg.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(REPO / "hardware"))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(REPO / "hardware"))
+    return module
+
+
+def test_touch_svg_is_drawn_from_the_current_wiring_and_names_every_electrode() -> None:
+    generator = load_touch_generator()
+    assert generator.main(["--check"]) == 0, "hardware/touch.svg is stale: run make_touch_svg.py"
+    texts = [t.text for t in ET.parse(REPO / "hardware" / "touch.svg").iter() if t.text]
+    for row in range(SIZE):
+        for column in range(SIZE):
+            coord = Coord(row=row, column=column)
+            chip, electrode = electrode_of(coord)
+            assert str(coord) in texts
+            assert f"0x{ADDRESSES[chip]:02X} E{electrode}" in texts
+
+
+def test_touch_svg_check_mode_reports_a_stale_file(tmp_path: Path) -> None:
+    stale = tmp_path / "touch.svg"
+    stale.write_text("<svg/>", encoding="utf-8")
+    assert load_touch_generator().main(["--check", "--output", str(stale)]) == 1

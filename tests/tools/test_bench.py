@@ -77,3 +77,15 @@ def test_touches_events_and_bytes_add_up_across_a_new_game(tmp_path: Path) -> No
         assert latest is not None
         assert [str(timed.action) for timed in latest.actions][:1] == ["clue 0"]
         assert len(latest.actions) == 2
+
+
+def test_the_capacitive_backend_is_benched_the_same_way(tmp_path: Path) -> None:
+    figures = measure_play(tmp_path, touches=3, paced=False, idle_s=0.1, backend="mpr121")
+    assert figures["samples"]["touches"] == 3
+    # Idle, the chips' IRQ lines stay high: no status read and no pin read.
+    assert figures["idle_pin_reads_per_s"] == 0
+    assert 0 < figures["touch_to_led_ms"]["median"] <= figures["touch_to_led_ms"]["p99"]
+    with GameStore(tmp_path) as store:
+        latest = store.latest_game()
+        assert latest is not None
+        assert sum(str(timed.action).startswith("touch") for timed in latest.actions) == 3

@@ -1,0 +1,134 @@
+"""Draw hardware/touch.svg, the capacitive table's electrodes and chips, from the firmware's own
+wiring (`firmware.drivers.touch_pads`) and the card sizes of mechanics.toml.
+
+Run from the repository root after changing either:
+
+    .venv/bin/python hardware/make_touch_svg.py          # rewrite hardware/touch.svg
+    .venv/bin/python hardware/make_touch_svg.py --check  # exit 1 if it is stale
+
+Each electrode is drawn at scale in its pocket, in its chip's colour, with the chip's address and
+the electrode's number; the three chips below say how their ADDR pin is strapped and which GPIO
+their IRQ line goes to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+from svg_drawing import Drawing
+
+from board_rules.codenames.grid import SIZE, Coord
+from firmware.drivers.events import ConsoleButton
+from firmware.drivers.pinout import HEADER_PINS
+from firmware.drivers.touch_pads import ADDRESSES, TouchPadsConfig, electrode_of
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUTPUT = HERE / "touch.svg"
+MECHANICS = HERE / "mechanics.toml"
+
+ELECTRODE_MARGIN_MM = 6.5
+"""From the pocket's edge to its electrode on every side (hardware/README.md)."""
+BUTTON_MM = 20
+SCALE = 2.2
+"""Pixels per millimetre."""
+CHIP_COLOURS = ("#1971c2", "#2b8a3e", "#d9480f")
+STRAPS = ("GND", "3.3 V", "SDA")
+"""What each chip's ADDR pin is tied to, for 0x5A, 0x5B and 0x5C."""
+
+
+def render_svg(mechanics: dict[str, dict[str, float]]) -> str:
+    """The drawing as SVG text."""
+    card, grid = mechanics["card"], mechanics["grid"]
+    pocket_w = card["width"] + 2 * grid["clearance"]
+    pocket_d = card["depth"] + 2 * grid["clearance"]
+    pitch_x, pitch_y = (pocket_w + grid["rib"]) * SCALE, (pocket_d + grid["rib"]) * SCALE
+    left, top = 40.0, 80.0
+    width = int(left * 2 + SIZE * pitch_x)
+    height = int(top + SIZE * pitch_y + 300)
+    drawing = Drawing(width, height)
+    drawing.text(left, 36, "Capacitive table: electrodes and MPR121 chips", "title")
+    electrode_w = (pocket_w - 2 * ELECTRODE_MARGIN_MM) * SCALE
+    electrode_d = (pocket_d - 2 * ELECTRODE_MARGIN_MM) * SCALE
+    drawing.text(
+        left,
+        58,
+        f"Electrodes {pocket_w - 2 * ELECTRODE_MARGIN_MM:g} × "
+        f"{pocket_d - 2 * ELECTRODE_MARGIN_MM:g} mm under each {card['width']:g} × "
+        f"{card['depth']:g} mm card, {ELECTRODE_MARGIN_MM:g} mm inside the pocket; at scale.",
+        "small",
+    )
+    for row in range(SIZE):
+        for column in range(SIZE):
+            coord = Coord(row=row, column=column)
+            x, y = left + column * pitch_x, top + row * pitch_y
+            drawing.rect(x, y, pocket_w * SCALE, pocket_d * SCALE, "pocket")
+            chip, electrode = electrode_of(coord)
+            ex, ey = x + ELECTRODE_MARGIN_MM * SCALE, y + ELECTRODE_MARGIN_MM * SCALE
+            drawing.box(ex, ey, electrode_w, electrode_d, CHIP_COLOURS[chip])
+            drawing.text(ex + 6, ey + 16, str(coord), "cell", colour="#ffffff")
+            drawing.text(
+                ex + 6,
+                ey + electrode_d - 6,
+                f"0x{ADDRESSES[chip]:02X} E{electrode}",
+                "small",
+                colour="#ffffff",
+            )
+    y = top + SIZE * pitch_y + 10
+    drawing.text(left, y + 14, "Console (labels on the panel):", "heading")
+    for index, button in enumerate(ConsoleButton):
+        chip, electrode = electrode_of(button)
+        x = left + 250 + index * (BUTTON_MM * SCALE + 70)
+        drawing.box(x, y, BUTTON_MM * SCALE, BUTTON_MM * SCALE, CHIP_COLOURS[chip])
+        drawing.text(x + BUTTON_MM * SCALE + 4, y + 14, button.value.upper(), "small")
+        drawing.text(x + BUTTON_MM * SCALE + 4, y + 28, f"E{electrode}", "small")
+    irq_pins = TouchPadsConfig().irq_pins
+    y += BUTTON_MM * SCALE + 30
+    for chip, address in enumerate(ADDRESSES):
+        box_w = (width - 2 * left) / len(ADDRESSES) - 12
+        x = left + chip * (box_w + 12)
+        drawing.rect(x, y, box_w, 110)
+        drawing.box(x, y, 8, 110, CHIP_COLOURS[chip])
+        drawing.text(x + 16, y + 22, f"MPR121 #{chip + 1} at 0x{address:02X}", "heading")
+        drawing.text(x + 16, y + 42, f"ADDR to {STRAPS[chip]}")
+        gpio = irq_pins[chip]
+        drawing.text(x + 16, y + 60, f"IRQ to GPIO {gpio} (header pin {HEADER_PINS[gpio]})")
+        drawing.text(x + 16, y + 78, "SDA pin 3, SCL pin 5, 3.3 V, GND")
+        drawing.text(x + 16, y + 96, "pull-ups: cut on two of three boards", "small")
+    drawing.text(
+        left,
+        y + 140,
+        "The OLED shares SDA, SCL, 3.3 V and GND. "
+        "Chip 3's spare electrodes (E6–E11) stay unconnected.",
+        "small",
+    )
+    return drawing.serialise()
+
+
+def load_mechanics(path: Path = MECHANICS) -> dict[str, dict[str, float]]:
+    with path.open("rb") as file:
+        return tomllib.load(file)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Draw the capacitive table's electrodes.")
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="SVG file to write")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
+    args = parser.parse_args(argv)
+    svg = render_svg(load_mechanics())
+    output: Path = args.output
+    if args.check:
+        current = output.read_text("utf-8") if output.exists() else ""
+        if current != svg:
+            print(f"{output} is stale: run {Path(__file__).name}", file=sys.stderr)
+            return 1
+        return 0
+    output.write_text(svg, "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
