@@ -1,0 +1,86 @@
+# Every target sets itself up: a fresh machine needs only python3.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: test lint typecheck pytest soak bench fleet-bench key-contrast translations clean install uninstall sim service-test
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+test: lint typecheck pytest
+
+# The desktop simulation in this terminal; options go in SIM_ARGS, e.g. SIM_ARGS="--lang it".
+sim: $(STAMP)
+	$(VENV)/bin/codenames-table sim $(SIM_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+# One worker per core (pytest-xdist); a worker that runs out of tests takes some of the
+# others', so a core is not left idle behind a long test. PYTEST_ARGS= runs in one process.
+PYTEST_ARGS ?= -n auto --dist worksteal
+pytest: $(STAMP)
+	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+# The power-cut soak (about 20 s): the table killed with SIGKILL at 50 random moments, where
+# `make test` kills it 12 times; each run draws a new seed and prints it, SOAK_SEED=N plays that
+# run again. CI runs it after `make test`.
+SOAK_KILLS ?= 50
+soak: $(STAMP)
+	SOAK_KILLS=$(SOAK_KILLS) SOAK_SEED=$(SOAK_SEED) $(VENV)/bin/pytest -q -rP \
+		tests/table/test_robustness.py -k test_sigkill_at_random_moments
+
+# Measure the table on virtual hardware in real time (about two minutes): one JSON object on
+# standard output, the comparison with the budgets on standard error.
+bench: $(STAMP)
+	@$(PY) -m tools.bench
+
+# The café fleet at scale (about 40 s): 50 headless tables through one Mosquitto into one café
+# view; action-to-view latency, messages a second, CPU and memory, as one JSON object.
+fleet-bench: $(STAMP)
+	@$(PY) -m tools.fleet_bench $(FLEET_BENCH_ARGS)
+
+# The LED key's contrast: the hardest pair of cell states to tell apart at each brightness level,
+# in CIEDE2000 units, also as colour-blind spymasters see it; exits 1 when one is under 12.
+key-contrast: $(STAMP)
+	@$(PY) -m tools.key_contrast
+
+# Recompile the gettext catalogs after editing a firmware/table/locale/*/LC_MESSAGES/table.po file.
+translations: $(STAMP)
+	for lang in en es pt it; do \
+		$(VENV)/bin/pybabel compile -D table -d firmware/table/locale -l $$lang || exit 1; \
+	done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# On a Raspberry Pi, as root (`sudo make install`): the service, its user and its own venv in
+# /opt/codenames-table; run again to update. `systemd/install.sh --check` only reports what is
+# missing. Neither target needs the development .venv.
+install:
+	sh systemd/install.sh
+
+# Removes all that `install` put in place but the saved games (/var/lib/codenames-table).
+uninstall:
+	sh systemd/uninstall.sh
+
+# Not part of `make test` (many minutes under qemu), as root on Debian or Ubuntu: run install.sh in
+# an arm64 Debian Bookworm root as on a fresh 64-bit Raspberry Pi OS, and import every hardware
+# library from the venv it installs (systemd/pi_userland.sh; the root is cached in
+# .cache/pi-userland). PI_USERLAND_ARGS=--refresh-constraints rewrites systemd/pi-constraints.txt.
+pi-userland:
+	sh systemd/pi_userland.sh $(PI_USERLAND_ARGS)
+
+# The service under a real systemd (Debian Bookworm's 252, the Pi's), in a container, as root:
+# install.sh, then readiness, saving, the watchdog, restarts, a config error, a clean stop, the
+# sandbox and the security score (README: The service under systemd). The Bookworm root is cached
+# in .cache/service-test. Skips, saying why, where no container can boot; CI runs it.
+service-test:
+	python3 -m tools.service_test
