@@ -1,11 +1,11 @@
 """Draws an `OledScreen` into the 128 × 64 one-bit image the OLED shows: a pure function.
 
 Laid out to be read from the seats. Top to bottom: the title (which team acts) in an inverted
-bar; then either up to three text lines, or one line over the clue selector's big number, or,
-while guessing, the clue and the guesses left side by side in big numerals (24 px) over small
-labels; the footer, with the sand timer's seconds at its right while it runs; the timer's bar.
-Every text is shortened with "…" rather than run off the edge; a margin of two pixels leaves
-room for the burn-in shift.
+bar; then either up to three text lines (fewer are centred in the body), or one line over the
+clue selector's big number, or, while guessing, the clue and the guesses left side by side in
+big numerals (24 px) over small labels; the footer, with the sand timer's seconds at its right
+while it runs; the timer's bar. Every text is shortened with "…" rather than run off the edge;
+a margin of two pixels leaves room for the burn-in shift.
 """
 
 from __future__ import annotations
@@ -26,11 +26,17 @@ under the title bar), and its descenders then end a dark row above the numeral."
 SELECTOR_TOP = 24
 """The selector's numeral: its rows 24-47 end above the footer's marks (a capital's accent is
 the footer box's first two rows)."""
-NUMBERS_TOP = 13
-"""The guessing numbers, one dark row under the title bar."""
-LABEL_TOP = NUMBERS_TOP + NUMERAL_HEIGHT - 1
+NUMBERS_TOP = 16
+"""The guessing numbers, on RAM pages 2-4 exactly: a number that changes rewrites three pages,
+not the four it would straddle a few rows higher."""
+LABEL_TOP = NUMBERS_TOP + NUMERAL_HEIGHT - 2
 """The labels' line box: it starts with accent rows, which lowercase labels leave dark, so the
-label's ascenders stay two rows under the numeral."""
+label's ascenders stay a row under the numeral, and its descenders end a row above the
+footer's capitals."""
+NUMBER_COLUMN = 44
+"""Width of a number's column, its label's room: the two columns sit around the middle, so that
+a notice in their place rewrites far fewer columns than the whole width (it keeps the bytes per
+game event within `tools/bench.py`'s budget)."""
 ARROW_GAP = 6
 """Between the selector's number and its « » arrows."""
 FOOTER_TOP = 48
@@ -51,8 +57,12 @@ def render_screen(screen: OledScreen, font: PixelFont = DEFAULT_FONT) -> Image.I
     if screen.numbers:
         _numbers(image, font, screen.numbers)
     elif screen.big is None:
-        for number, text in enumerate(screen.lines[:3]):
-            _centred(image, font, text, line * (1 + number))
+        # Fewer than three lines are centred in the body: a one-line notice then sits on the
+        # numbers' pages and leaves the page under the title bar alone.
+        lines = screen.lines[:3]
+        top = line + (3 - len(lines)) * line // 2
+        for number, text in enumerate(lines):
+            _centred(image, font, text, top + line * number)
     else:
         for text in screen.lines[:1]:
             _centred(image, font, text, SELECTOR_LINE_TOP)
@@ -74,10 +84,11 @@ def seconds_text(seconds: int) -> str:
 
 
 def _numbers(image: Image.Image, font: PixelFont, numbers: tuple[BigNumber, ...]) -> None:
-    # Side by side, each centred in its share of the width, its label under it.
-    room = (WIDTH - 2 * MARGIN) // len(numbers)
+    # Side by side in columns around the middle, each number centred over its label.
+    room = NUMBER_COLUMN
+    first = (WIDTH - room * len(numbers)) // 2
     for index, number in enumerate(numbers):
-        left = MARGIN + index * room
+        left = first + index * room
         _centred(
             image,
             NUMERAL_FONT,

@@ -17,6 +17,7 @@ from firmware.table.i18n import LANGUAGES, translations
 from firmware.table.oled_render import (
     FOOTER_TOP,
     MARGIN,
+    NUMBER_COLUMN,
     NUMBERS_TOP,
     SECONDS_GAP,
     SELECTOR_TOP,
@@ -61,10 +62,10 @@ def test_the_guess_screen_shows_the_clue_and_the_guesses_left_in_big_numerals() 
     assert screen.numbers == (BigNumber("2", "clue"), BigNumber("3", "left"))
     assert screen.lines == ("Clue: 2", "3 guesses left")  # what a dump says
     image = render_screen(screen)
-    half = (WIDTH - 2 * MARGIN) // 2
+    first = (WIDTH - 2 * NUMBER_COLUMN) // 2
     for index, value in enumerate(("2", "3")):
         glyph = NUMERAL_FONT.render(value, NUMERAL_SCALE)
-        left = MARGIN + index * half + (half - glyph.width) // 2
+        left = first + index * NUMBER_COLUMN + (NUMBER_COLUMN - glyph.width) // 2
         box = (left, NUMBERS_TOP, left + glyph.width, NUMBERS_TOP + glyph.height)
         assert region(image, box) == glyph.tobytes()
 
@@ -113,11 +114,12 @@ def test_no_seconds_without_a_running_timer() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_labels_fit_under_their_numbers(language: str) -> None:
     catalog = translations(language)
-    half = (WIDTH - 2 * MARGIN) // 2
     labels = [catalog.gettext(m.CLUE_LABEL), catalog.gettext(m.EXTRA_LABEL)]
-    labels += [m.left_label(catalog, left, 9) for left in (2, 3, UNLIMITED)]
+    labels += [m.left_label(catalog, left, 9) for left in (1, 2, 3, UNLIMITED)]
     for label in labels:
-        assert DEFAULT_FONT.text_width(label) <= half, (language, label)
+        # A gap of a few pixels from the neighbouring label.
+        assert DEFAULT_FONT.text_width(label) <= NUMBER_COLUMN - 4, (language, label)
+    assert NUMERAL_FONT.text_width("10", NUMERAL_SCALE) <= NUMBER_COLUMN - 4
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
