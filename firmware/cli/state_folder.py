@@ -2,10 +2,11 @@
 the command that wrote them used, so that nobody has to say where.
 
 `--state-dir` always wins, then the `state_dir` of a config named with `--config`. On a
-Raspberry Pi, or wherever the service's config is installed, the games are the service's (the config's `state_dir`, `/var/lib/codenames-table` by default:
-private to the service's user, so staff run these commands with `sudo` there); elsewhere they
-are the desktop simulation's (`$XDG_DATA_HOME/codenames-table`). A folder without a database
-is an empty record, not an error.
+Raspberry Pi, or wherever the service's config is installed, the games are the service's (the
+config's `state_dir`, `/var/lib/codenames-table` by default: private to the service's user, so
+staff run these commands with `sudo` there); elsewhere they are the desktop simulation's
+(`$XDG_DATA_HOME/codenames-table`). A folder without a database is an empty record, not an
+error.
 """
 
 from __future__ import annotations
@@ -65,5 +66,7 @@ def open_record(state_dir: Path) -> GameStore | None:
 
 
 def _unreadable(state_dir: Path, why: object) -> str:
-    hint = " (on the table, run it with sudo)" if not os.access(state_dir, os.R_OK) else ""
+    # The service's folder and database are private to its user: staff read them with sudo.
+    readable = os.access(state_dir / DATABASE_NAME, os.R_OK, effective_ids=True)
+    hint = "" if readable else " (on the table, run it with sudo)"
     return f"cannot read the saved games in {state_dir}: {why}{hint}"

@@ -3,6 +3,7 @@ that `replay` plays back to the saved state; where the staff commands find the g
 
 import json
 import os
+import pwd
 from datetime import datetime
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from board_rules.codenames import Game, Mode, parse_action
 from firmware.cli.state_folder import default_state_dir, staff_state_dir
 from firmware.table.store import GameStore, TimedAction
 
-from ..conftest import Cli
+from ..conftest import Cli, CliResult
 from ..rules_helpers import KEY
 
 START = 1_700_000_000.0
@@ -154,17 +155,51 @@ def test_on_a_pi_the_staff_commands_read_the_services_folder(tmp_path: Path) -> 
     assert staff_state_dir(None, config) == tmp_path / "games"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder")
-def test_a_folder_the_staff_cannot_read_says_to_use_sudo(tmp_path: Path, cli: Cli) -> None:
+def as_staff(tmp_path: Path, cli: Cli, *argv: str | Path) -> CliResult:
+    """The command as a staff login runs it: when the tests run as root (who reads any folder),
+    with the effective user and group of the unprivileged user nobody for its length."""
+    if os.geteuid() != 0:
+        return cli(*argv)
+    tmp_path.chmod(0o755)  # for nobody, on the way to the folder
+    nobody = pwd.getpwnam("nobody")
+    os.setegid(nobody.pw_gid)
+    os.seteuid(nobody.pw_uid)
+    try:
+        return cli(*argv)
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+
+
+def test_the_services_folder_read_by_a_staff_login_says_to_use_sudo(
+    tmp_path: Path, cli: Cli
+) -> None:
     with GameStore(tmp_path / "games") as store:
         save_game(store, Mode.STANDARD, FINISHED)
-    (tmp_path / "games").chmod(0o000)
-    try:
-        result = cli("history", "--state-dir", tmp_path / "games")
-    finally:
-        (tmp_path / "games").chmod(0o700)
+    (tmp_path / "games").chmod(0o700)  # as StateDirectoryMode= makes it
+    result = as_staff(tmp_path, cli, "history", "--state-dir", tmp_path / "games")
     assert result.returncode == 2
-    assert "sudo" in result.stderr
+    assert result.stderr.startswith("codenames-table history: cannot read the saved games in ")
+    assert "run it with sudo" in result.stderr and result.stdout == ""
+    # A folder open to all, the database still private (mode 0600): the same.
+    (tmp_path / "games").chmod(0o755)
+    result = as_staff(tmp_path, cli, "stats", "--state-dir", tmp_path / "games")
+    assert result.returncode == 2
+    assert "run it with sudo" in result.stderr and result.stdout == ""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give the folder to another user")
+def test_a_read_with_sudo_leaves_every_file_to_the_service_user(tmp_path: Path, cli: Cli) -> None:
+    folder = tmp_path / "games"
+    with GameStore(folder) as store:
+        save_game(store, Mode.STANDARD, FINISHED)
+    nobody = pwd.getpwnam("nobody")
+    for path in (folder, *folder.iterdir()):
+        os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    assert cli("history", "--state-dir", folder).returncode == 0
+    assert cli("export", "1", "--state-dir", folder).returncode == 0
+    # SQLite gives the -shm and -wal it makes to the database's owner: the service can go on.
+    assert {path.stat().st_uid for path in folder.iterdir()} == {nobody.pw_uid}
 
 
 def test_version(cli: Cli) -> None:
