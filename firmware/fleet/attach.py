@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from firmware.errors import UsageError
 from firmware.table.config import FleetConfig
 from firmware.table.game_loop import Table
 
@@ -31,8 +32,8 @@ def reporting(
         publisher = FleetPublisher(
             fleet, HealthReading(state_dir, time.monotonic()), oled_up=oled_up
         )
-    except BrokerError as error:  # the config checked the URL: kept for a defensive one-liner
-        raise SystemExit(f"fleet.broker: {error}") from error
+    except BrokerError as error:  # a port out of range, which the config's pattern lets by
+        raise UsageError(f"fleet.broker: {error}") from error
     publisher.show(table.state)
     table.observer = publisher
     with publisher:

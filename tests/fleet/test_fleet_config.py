@@ -102,3 +102,19 @@ def test_without_a_fleet_the_table_imports_no_mqtt() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_broker_port_out_of_range_stops_the_table_with_one_line(tmp_path: Path) -> None:
+    import random
+
+    from firmware.errors import UsageError
+    from firmware.fleet.attach import reporting
+    from firmware.table.config import TableConfig
+    from firmware.virtual.table import VirtualTable
+
+    fleet = FleetConfig(broker="mqtt://cafe:99999", table="t")
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1)) as vt:
+        expected = r"^fleet.broker: 'mqtt://cafe:99999': port 99999"
+        with pytest.raises(UsageError, match=expected), reporting(fleet, vt.table, tmp_path):
+            pass
+        assert vt.table.observer is None
