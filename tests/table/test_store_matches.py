@@ -51,7 +51,9 @@ def finish(store: GameStore, lines: list[str], mode: Mode = Mode.STANDARD) -> in
     return game_id
 
 
-RED_WINS = ["clue unlimited"] + [f"touch {c}" for c in ("A1 B1 C1 D1 E1 A2 B2 C2 D2".split())]
+RED_WINS = ["clue unlimited"] + [
+    f"touch {c}" for c in (["A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2"])
+]
 BLUE_WINS = ["clue 1", "touch E5"]  # red meets the assassin
 
 
