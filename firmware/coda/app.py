@@ -112,11 +112,18 @@ class CodaApp(StyledApp):
         rng: random.Random | None = None,
         delay_s: float = COMPUTER_DELAY_S,
         first_game: GameState | None = None,
+        rotate: bool = False,
     ) -> None:
         """The options are `CodaController`'s; `language` chooses the texts."""
         texts = coda_texts(language)
         self.game = CodaController(
-            opponents, texts, advanced=advanced, rng=rng, delay_s=delay_s, first_game=first_game
+            opponents,
+            texts,
+            advanced=advanced,
+            rng=rng,
+            delay_s=delay_s,
+            first_game=first_game,
+            rotate=rotate,
         )
         """The game, the computers and the person's choices."""
         super().__init__()

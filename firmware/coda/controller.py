@@ -44,6 +44,7 @@ from board_rules.coda import (
     TakeTiles,
     Value,
     apply,
+    deduce,
     opening_size,
     strategy,
     view_of,
@@ -120,9 +121,12 @@ class CodaController:
         rng: random.Random | None = None,
         delay_s: float = COMPUTER_DELAY_S,
         first_game: GameState | None = None,
+        rotate: bool = False,
     ) -> None:
         """`rng` deals every game and gives each computer its own stream; `first_game`, a game
-        with one seat per player, replaces the first deal (tests stage positions with it)."""
+        with one seat per player, replaces the first deal (tests stage positions with it).
+        With `rotate` each new game is started by the next player in order rather than by the
+        winner: the first seat wins least often with four players (see the README)."""
         if not 1 <= len(opponents) <= MAX_OPPONENTS:
             raise ValueError(f"1 to {MAX_OPPONENTS} computer opponents, not {len(opponents)}")
         if any(level not in OPPONENT_LEVELS for level in opponents):
@@ -130,6 +134,7 @@ class CodaController:
         self.texts = texts
         self.levels = tuple(opponents)
         self.advanced = advanced
+        self.rotate = rotate
         self.delay_s = delay_s
         self.rng = rng if rng is not None else random.Random()
         self.players = len(opponents) + 1
@@ -235,14 +240,24 @@ class CodaController:
         self.settle()
         return True
 
+    @property
+    def next_starter(self) -> int | None:
+        """Who starts the next game once this one is over: the winner, as the rules say, or
+        with `rotate` the player after this game's starter."""
+        if self.state.winner is None:
+            return None
+        if self.rotate:
+            return (self.state.starter + 1) % self.players
+        return self.state.winner
+
     def new_game(self) -> bool:
-        """Once a game is over: the next game, started by the winner, as the rules say."""
-        winner = self.state.winner
-        if winner is None:
+        """Once a game is over: the next game, started by `next_starter`."""
+        starter = self.next_starter
+        if starter is None:
             return False
-        self.state = self._deal(starter=winner)
+        self.state = self._deal(starter=starter)
         self.games += 1
-        self.history = [self.texts["log_new_game"].format(player=self.names[winner])]
+        self.history = [self.texts["log_new_game"].format(player=self.names[starter])]
         self._sync_choices()
         self.settle()
         return True
@@ -269,7 +284,7 @@ class CodaController:
                 # After a right attack, the next hidden tile along rather than the first.
                 later = [t for t in targets if target is None or t > target]
                 target = (later or list(targets))[0] if targets else None
-            self.choices = replace(self.choices, target=target, digits="")
+            self.choices = self._aimed_at(target)
         elif phase is Phase.PLACE:
             slots = view.place_slots()
             if chosen.slot not in slots:
@@ -278,6 +293,15 @@ class CodaController:
             hidden = view.hidden(HUMAN)
             if chosen.reveal_index not in hidden:
                 self.choices = replace(self.choices, reveal_index=hidden[0])
+
+    def _aimed_at(self, target: tuple[int, int] | None) -> Choices:
+        """The choices with `target` to attack and, to name, its likeliest value by the
+        person's own view (the lowest of equals): never a value already missed on it."""
+        value = self.choices.value
+        if target is not None:
+            odds = deduce(self.view).distribution(*target)
+            value = max(odds, key=lambda v: odds[v])
+        return replace(self.choices, target=target, value=value, digits="")
 
     def arrange_free(self) -> list[int]:
         """Where the dash being laid out may go: any position no earlier dash took."""
@@ -330,9 +354,7 @@ class CodaController:
         """The previous or next choice of the phase: target, place, dash, own tile."""
         view, chosen = self.view, self.choices
         if view.phase is Phase.ATTACK:
-            self.choices = replace(
-                self.choices, target=cycle(view.targets(), chosen.target, step), digits=""
-            )
+            self.choices = self._aimed_at(cycle(view.targets(), chosen.target, step))
         elif view.phase is Phase.PLACE:
             self.choices = replace(self.choices, slot=cycle(view.place_slots(), chosen.slot, step))
         elif view.phase is Phase.REVEAL:
@@ -406,7 +428,7 @@ class CodaController:
         if view.turn != HUMAN:
             return
         if view.phase is Phase.ATTACK and (player, index) in view.targets():
-            self.choices = replace(self.choices, target=(player, index), digits="")
+            self.choices = self._aimed_at((player, index))
         elif player != HUMAN:
             return
         elif view.phase is Phase.REVEAL and index in view.hidden(HUMAN):

@@ -170,6 +170,10 @@ def status(game: CodaController) -> str:
     """What the game waits for, in a sentence."""
     view, texts, chosen = game.view, game.texts, game.choices
     if view.phase is Phase.OVER:
+        if game.rotate:
+            return texts["status_won_next"].format(
+                winner=game.names[view.winner or 0], player=game.names[game.next_starter or 0]
+            )
         if view.winner == HUMAN:
             return texts["status_you_win"]
         return texts["status_other_wins"].format(player=game.names[view.winner or 0])

@@ -59,6 +59,7 @@ class CodaTexts(TypedDict):
     status_waiting: str
     status_you_win: str
     status_other_wins: str
+    status_won_next: str
     log_take: str
     log_draw: str
     log_attack: str
@@ -135,6 +136,7 @@ ENGLISH: Final[CodaTexts] = {
     "status_waiting": "Turn: {player}…",
     "status_you_win": "You win! n starts a new game, and you play first",
     "status_other_wins": "Winner: {player}. n starts a new game, and {player} plays first",
+    "status_won_next": "Winner: {winner}. n starts a new game; first to play: {player}",
     "log_take": "{player}: opening tiles, {black} black and {white} white",
     "log_draw": "{player}: drawn tile, {colour}",
     "log_attack": "{attacker} → {target}, tile {position} ({colour}): {value}? {verdict}",
@@ -229,6 +231,7 @@ SPANISH: Final[CodaTexts] = {
     "status_waiting": "Turno: {player}…",
     "status_you_win": "¡Ganas! n empieza una partida nueva, y juegas primero",
     "status_other_wins": "Gana: {player}. n empieza una partida nueva, y {player} juega primero",
+    "status_won_next": "Gana: {winner}. n empieza una partida nueva; juega primero: {player}",
     "log_take": "{player}: fichas iniciales, {black} negras y {white} blancas",
     "log_draw": "{player}: ficha robada, {colour}",
     "log_attack": "{attacker} → {target}, ficha {position} ({colour}): ¿{value}? {verdict}",
@@ -325,6 +328,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "status_waiting": "Vez de: {player}…",
     "status_you_win": "Você venceu! n começa uma partida nova, e você joga primeiro",
     "status_other_wins": "Vencedor: {player}. n começa uma partida nova, e {player} joga primeiro",
+    "status_won_next": "Vence: {winner}. n começa uma partida nova; joga primeiro: {player}",
     "log_take": "{player}: peças iniciais, {black} pretas e {white} brancas",
     "log_draw": "{player}: peça comprada, {colour}",
     "log_attack": "{attacker} → {target}, peça {position} ({colour}): {value}? {verdict}",
@@ -420,6 +424,7 @@ ITALIAN: Final[CodaTexts] = {
     "status_waiting": "Turno: {player}…",
     "status_you_win": "Hai vinto! n inizia una partita nuova, e giochi per primo",
     "status_other_wins": "Vince: {player}. n inizia una partita nuova, e {player} gioca per primo",
+    "status_won_next": "Vince: {winner}. n inizia una partita nuova; gioca per primo: {player}",
     "log_take": "{player}: tessere iniziali, {black} nere e {white} bianche",
     "log_draw": "{player}: tessera pescata, {colour}",
     "log_attack": "{attacker} → {target}, tessera {position} ({colour}): {value}? {verdict}",

@@ -104,7 +104,11 @@ def test_without_headless_the_on_screen_game_runs_with_the_options_given(
 
 def test_the_on_screen_game_offers_the_expert_opponent() -> None:
     app = build_app(build_parser().parse_args(["coda", "--opponents", "expert,hard"]))
-    assert app.game.levels == (Level.EXPERT, Level.HARD)
+    assert app.game.levels == (Level.EXPERT, Level.HARD) and not app.game.rotate
+
+
+def test_the_on_screen_game_rotates_the_starter_with_rotate() -> None:
+    assert build_app(build_parser().parse_args(["coda", "--rotate"])).game.rotate
 
 
 def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() -> None:

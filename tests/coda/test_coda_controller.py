@@ -19,6 +19,7 @@ from board_rules.coda import (
     GameState,
     Level,
     Phase,
+    deduce,
     strategy,
 )
 from firmware.coda.controller import HUMAN, CodaController
@@ -272,3 +273,45 @@ def test_a_bad_number_or_level_of_opponents_is_refused() -> None:
         CodaController([Level.EASY] * 4, ENGLISH)
     with pytest.raises(ValueError, match="easy or hard"):
         CodaController([Level.RANDOM], ENGLISH)
+
+
+def test_with_rotate_the_next_player_in_order_starts_the_next_game_whoever_won() -> None:
+    game = make_game(rotate=True)
+    take_by_colours(game)
+    play_the_plan(game)
+    assert game.state.winner == HUMAN and game.next_starter == 1
+    assert scene(game).status == "Winner: You. n starts a new game; first to play: Computer 1"
+    assert game.new_game() and game.state.starter == 1
+    assert game.history[0] == "New game; first to play: Computer 1"
+
+
+def test_the_value_to_name_starts_on_the_likeliest_value_of_the_tile_aimed_at() -> None:
+    game = make_game(Level.EASY, Level.HARD)
+    assert game.take() and game.colour(BLACK)
+    for step in (0, 1, 1, -1):
+        if step:
+            game.move(step)
+        odds = deduce(game.view).distribution(*(game.choices.target or (0, 0)))
+        assert odds[game.choices.value] == max(odds.values())
+    player, index = game.view.targets()[-1]
+    game.choose_tile(player, index)
+    odds = deduce(game.view).distribution(player, index)
+    assert game.choices.value == max(odds, key=lambda value: odds[value])
+
+
+def test_a_value_missed_on_a_tile_is_never_where_the_value_cursor_starts() -> None:
+    game = make_game()
+    assert game.take()
+    while not game.state.is_over and game.games == 1:
+        state = game.state
+        if state.phase is Phase.DRAW:
+            assert game.colour(BLACK if state.pool.count(BLACK) else WHITE)
+        elif state.phase is Phase.REVEAL:
+            assert game.reveal()
+        elif state.phase is Phase.ATTACK:
+            player, index = game.choices.target or (1, 0)
+            assert game.choices.value not in game.view.rows[player][index].misses
+            aim(game, (player, index), wrong_value(state, player, index), by_keys=False)
+        else:
+            break
+    assert any(seen.misses for seen in game.view.rows[1])
