@@ -123,9 +123,8 @@ ENGLISH: Final[CodaTexts] = {
     "({black} black, {white} white), ⏎ takes them",
     "status_arrange": "Lay out your row: ← → move your {colour} dash, ⏎ leaves it there",
     "status_draw": "Your turn: draw a tile, b black or w white (or click the pool)",
-    "status_attack": "Attack: choose a hidden tile (← → or click), name its value "
-    "(0–9, 1 then 0 or 1 for 10 and 11, ↑ ↓{dash_hint}), ⏎",
-    "dash_hint": ", - the dash",
+    "status_attack": "Attack: ← → a tile, 0–9 or ↑ ↓ a value (1 then 0/1 for 10/11{dash_hint}), ⏎",
+    "dash_hint": ", - dash",
     "status_again": "Right! Attack again (⏎), or stop (s): your drawn tile then goes in hidden",
     "status_again_no_draw": "Right! Attack again (⏎), or stop (s)",
     "status_place_hidden": "Place your drawn tile {tile}: ← → choose where, ⏎ puts it there, "
@@ -219,9 +218,8 @@ SPANISH: Final[CodaTexts] = {
     "({black} negras, {white} blancas), ⏎ las toma",
     "status_arrange": "Coloca tu fila: ← → mueven tu guion ({colour}), ⏎ lo deja ahí",
     "status_draw": "Tu turno: roba una ficha, b negra o w blanca (o haz clic en la reserva)",
-    "status_attack": "Ataca: elige una ficha oculta (← → o clic), di su valor "
-    "(0–9, 1 y luego 0 o 1 para 10 y 11, ↑ ↓{dash_hint}), ⏎",
-    "dash_hint": ", - el guion",
+    "status_attack": "Ataca: ← → una ficha, 0–9 o ↑ ↓ un valor (1 y 0/1 para 10/11{dash_hint}), ⏎",
+    "dash_hint": ", - guion",
     "status_again": "¡Acierto! Ataca otra vez (⏎) o plántate (s): tu ficha robada entra oculta",
     "status_again_no_draw": "¡Acierto! Ataca otra vez (⏎) o plántate (s)",
     "status_place_hidden": "Coloca tu ficha robada {tile}: ← → eligen dónde, ⏎ la pone, oculta",
@@ -315,9 +313,8 @@ PORTUGUESE: Final[CodaTexts] = {
     "({black} pretas, {white} brancas), ⏎ as pega",
     "status_arrange": "Monte sua fila: ← → movem seu traço ({colour}), ⏎ o deixa aí",
     "status_draw": "Sua vez: compre uma peça, b preta ou w branca (ou clique na reserva)",
-    "status_attack": "Ataque: escolha uma peça oculta (← → ou clique), diga o valor "
-    "(0–9, 1 e depois 0 ou 1 para 10 e 11, ↑ ↓{dash_hint}), ⏎",
-    "dash_hint": ", - o traço",
+    "status_attack": "Ataque: ← → uma peça, 0–9 ou ↑ ↓ um valor (1 e 0/1 para 10/11{dash_hint}), ⏎",
+    "dash_hint": ", - traço",
     "status_again": "Acertou! Ataque de novo (⏎) ou pare (s): sua peça comprada entra oculta",
     "status_again_no_draw": "Acertou! Ataque de novo (⏎) ou pare (s)",
     "status_place_hidden": "Coloque sua peça comprada {tile}: ← → escolhem onde, ⏎ a põe, oculta",
@@ -411,9 +408,9 @@ ITALIAN: Final[CodaTexts] = {
     "status_arrange": "Disponi la tua fila: ← → spostano il tuo trattino ({colour}), "
     "⏎ lo lascia lì",
     "status_draw": "Tocca a te: pesca una tessera, b nera o w bianca (o clic sulla riserva)",
-    "status_attack": "Attacca: scegli una tessera coperta (← → o clic), di' il suo valore "
-    "(0–9, 1 poi 0 o 1 per 10 e 11, ↑ ↓{dash_hint}), ⏎",
-    "dash_hint": ", - il trattino",
+    "status_attack": "Attacca: ← → una tessera, 0–9 o ↑ ↓ un valore "
+    "(1 e 0/1 per 10/11{dash_hint}), ⏎",
+    "dash_hint": ", - trattino",
     "status_again": "Giusto! Attacca ancora (⏎) o fermati (s): la tessera pescata entra coperta",
     "status_again_no_draw": "Giusto! Attacca ancora (⏎) o fermati (s)",
     "status_place_hidden": "Metti la tessera pescata {tile}: ← → scelgono dove, ⏎ la mette, "

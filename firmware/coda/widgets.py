@@ -4,7 +4,8 @@ They draw only what they are handed (a `firmware.coda.scene.TileFace`, a value, 
 report clicks as messages (`TileClicked`, `ValueClicked`, `PileClicked`); `firmware.coda.app`
 decides what a click means in the phase of the game. A tile's look is in CSS classes, so that
 the style sheet (`firmware/tui/styles/coda.tcss`, which holds every rule of these widgets) draws it
-and tests can read it: `-black`/`-white`, `-back` (a hidden tile of someone else: its colour
+and tests can read it: `-black`/`-white` (also marked on the face by a filled or an empty
+circle, for a screen or an eye without colour), `-back` (a hidden tile of someone else: its colour
 only), `-mine` (the person's own hidden tile, its number seen only by them), `-up` (face up),
 `-selected` (under the cursor), `-placing` (the tile being put into the row).
 """
@@ -26,11 +27,20 @@ FACE_DASH: Final = "—"
 """How a dash shows on a tile and a key: wider than a hyphen, so it reads as a tile face."""
 
 
+COLOUR_MARKS: Final = {Color.BLACK: "●", Color.WHITE: "○"}
+"""A tile's colour as a shape, before its face: read without telling colours apart."""
+
+
 def face_text(value: Value | None) -> str:
     """The face of a tile: its number, the dash, or nothing for a tile seen from the back."""
     if value is None:
         return ""
     return FACE_DASH if value == DASH else str(value)
+
+
+def marked_face(color: Color, value: Value | None) -> str:
+    """A tile's face after the mark of its colour: `●7`, `○—`, `●` for a black back."""
+    return COLOUR_MARKS[color] + face_text(value)
 
 
 class TileClicked(Message):
@@ -90,7 +100,7 @@ class TileView(Static):
         for name in self._LOOKS:
             self.set_class(looks[name], name)
         self.border_title = "" if face.position is None else str(face.position)
-        self.update(face_text(face.value))
+        self.update(marked_face(face.color, face.value))
 
     def on_click(self, event: events.Click) -> None:
         event.stop()

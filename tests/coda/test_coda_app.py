@@ -35,7 +35,7 @@ from firmware.coda.app import CodaApp
 from firmware.coda.controller import HUMAN
 from firmware.coda.help import HelpScreen
 from firmware.coda.texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
-from firmware.coda.widgets import PileView, TileView, ValueKey
+from firmware.coda.widgets import COLOUR_MARKS, PileView, TileView, ValueKey, marked_face
 from tests.coda_helpers import play, row, stacked
 from tests.coda_person_helpers import act, disguised
 from tests.coda_person_helpers import hidden_value as x_ray
@@ -122,7 +122,11 @@ def tile(app: CodaApp, player: int, index: int) -> TileView:
 
 def faces(app: CodaApp, count: int) -> list[str]:
     """What the first `count` tiles of the person's row show."""
-    return [str(tile(app, HUMAN, index).content) for index in range(count)]
+    shown = [tile(app, HUMAN, index) for index in range(count)]
+    for view in shown:  # each face starts with the mark of its colour, then the value
+        color = Color.BLACK if view.has_class("-black") else Color.WHITE
+        assert str(view.content).startswith(COLOUR_MARKS[color])
+    return [str(view.content)[1:] for view in shown]
 
 
 def shown_keys(app: CodaApp) -> dict[str, str]:
@@ -144,10 +148,12 @@ async def assert_no_secret_on_screen(
     for player in range(1, state.players):
         for index in state.hidden(player):
             assert tile(app, player, index).has_class("-back")
-            assert str(tile(app, player, index).content) == ""
+            mark = COLOUR_MARKS[state.rows[player][index].tile.color]
+            assert str(tile(app, player, index).content) == mark
         if state.turn == player and state.hand:
             hand = app.query_one(f"#hand-{player}", TileView)
-            assert str(hand.content) == "" or state.face_up
+            marks = ("", *COLOUR_MARKS.values())  # not drawn, or a back
+            assert str(hand.content) in marks or state.face_up
     if not whole_screen:
         return
     await pilot.pause()
@@ -196,7 +202,8 @@ async def right_attack(
     assert app.game.history[-1].endswith("? right")
     assert app.game.state.rows[target[0]][target[1]].revealed
     assert tile(app, *target).has_class("-up")
-    assert str(tile(app, *target).content) == str(hidden_value(app, *target))
+    color = app.game.state.rows[target[0]][target[1]].tile.color
+    assert str(tile(app, *target).content) == marked_face(color, hidden_value(app, *target))
     assert text(app, "#status").startswith("Right! Attack again")
     assert shown_keys(app)["s"] == "stop"
 
@@ -307,9 +314,8 @@ def test_no_computer_hidden_number_reaches_the_screen_before_the_end() -> None:
         # At the end, every tile is shown with its number.
         for player in (1, 2):
             for index, slot in enumerate(app.game.state.rows[player]):
-                assert str(tile(app, player, index).content) == str(slot.tile.value).replace(
-                    DASH, "—"
-                )
+                face = marked_face(slot.tile.color, slot.tile.value)
+                assert str(tile(app, player, index).content) == face
 
     app = make_app(Level.EASY, Level.HARD, advanced=True, delay_s=3600)
     drive(app, scenario)
@@ -363,7 +369,7 @@ def test_a_drawn_dash_goes_where_the_person_places_it() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("w")
         assert app.game.state.hand == (Tile(Color.WHITE, DASH),)
-        assert str(app.query_one("#hand-0", TileView).content) == "—"
+        assert str(app.query_one("#hand-0", TileView).content) == "○—"
         await attack(pilot, app, 1, 0, 1)  # right: the computer's row is b1 b3 b8 b10
         await pilot.press("s")
         assert app.game.state.phase is Phase.PLACE
@@ -536,3 +542,35 @@ def test_snapshot_main_screen(snap_compare: Any) -> None:
 
     app = make_app(Level.EASY, Level.HARD)
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+@pytest.mark.parametrize("language", sorted(TEXTS))
+def test_the_attack_prompt_fits_one_line_of_the_status_at_120_columns(language: str) -> None:
+    app = make_app(advanced=True, language=language)
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("enter", "b")
+            await pilot.pause()
+            assert app.game.state.phase is Phase.ATTACK
+            status = app.query_one("#status", Static)
+            prompt = str(status.content)
+            assert prompt.endswith("⏎") and len(prompt) <= status.content_region.width
+
+    asyncio.run(main())
+
+
+def test_black_and_white_tiles_are_marked_by_a_shape_as_well_as_a_colour() -> None:
+    app = make_app()
+
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.press("enter")
+        await pilot.pause()
+        for player, row in enumerate(app.game.state.rows):
+            for index, slot in enumerate(row):
+                mark = COLOUR_MARKS[slot.tile.color]
+                assert str(tile(app, player, index).content).startswith(mark)
+        assert set(COLOUR_MARKS.values()) == {"●", "○"}
+
+    drive(app, scenario)
