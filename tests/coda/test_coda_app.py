@@ -567,8 +567,8 @@ def test_black_and_white_tiles_are_marked_by_a_shape_as_well_as_a_colour() -> No
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("enter")
         await pilot.pause()
-        for player, row in enumerate(app.game.state.rows):
-            for index, slot in enumerate(row):
+        for player, tiles in enumerate(app.game.state.rows):
+            for index, slot in enumerate(tiles):
                 mark = COLOUR_MARKS[slot.tile.color]
                 assert str(tile(app, player, index).content).startswith(mark)
         assert set(COLOUR_MARKS.values()) == {"●", "○"}
