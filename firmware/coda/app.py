@@ -130,8 +130,8 @@ class CodaApp(StyledApp):
         self.texts = texts
         self.title = texts["title"]
         self._timer: Timer | None = None
-        self._logged = (self.game.games, 0)
-        """The game and how many of its log lines are on screen."""
+        self._logged: list[str] = []
+        """The log lines on screen."""
         self._mounted = False
 
     # Layout
@@ -330,13 +330,16 @@ class CodaApp(StyledApp):
         self.refresh_bindings()
 
     def _write_log(self) -> None:
-        game, (games, logged) = self.game, self._logged
-        if games != game.games:
+        """Add the log's new lines; rewrite it when a line already shown changed (a tile it
+        names moved right as tiles went in before it) or a new game began."""
+        lines = self.game.history
+        shown = self._logged
+        if lines[: len(shown)] != shown:
             self._log_view.clear()
-            logged = 0
-        if logged < len(game.history):
-            self._log_view.write_lines(game.history[logged:])
-        self._logged = (game.games, len(game.history))
+            shown = []
+        if len(lines) > len(shown):
+            self._log_view.write_lines(lines[len(shown) :])
+        self._logged = lines
 
     def _text(self, widget: Static, text: str) -> None:
         if str(widget.content) != text:

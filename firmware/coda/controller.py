@@ -49,7 +49,7 @@ from board_rules.coda import (
     strategy,
     view_of,
 )
-from firmware.coda.narration import describe
+from firmware.coda.narration import POSITION, describe
 from firmware.coda.texts import CodaTexts
 
 _T = TypeVar("_T")
@@ -154,11 +154,32 @@ class CodaController:
         self.wins = [0] * self.players
         self.games = 1
         """How many games were dealt: a new one starts a new log."""
-        self.history: list[str] = []
-        """Every log line of this game."""
+        self._log: list[tuple[str, list[int] | None]] = []
+        """Every log line of this game, with the [player, position] of the tile it names, if
+        any, kept up to date as tiles go into the rows."""
         self.choices = Choices()
         self._sync_choices()
         self.settle()
+
+    @property
+    def history(self) -> list[str]:
+        """Every log line of this game, a tile named by where it lies now: tiles inserted left
+        of it since do not make the line wrong."""
+        return [
+            line if named is None else line.replace(POSITION, str(named[1] + 1))
+            for line, named in self._log
+        ]
+
+    def _follow_insertion(self, before: GameState) -> None:
+        """When the last action put a drawn tile into a row, move the log's references to the
+        tiles right of it one place on."""
+        player = before.turn
+        if not before.hand or len(self.state.rows[player]) == len(before.rows[player]):
+            return
+        slot = [seen.tile for seen in self.state.rows[player]].index(before.hand[0])
+        for _, named in self._log:
+            if named is not None and named[0] == player and named[1] >= slot:
+                named[1] += 1
 
     @property
     def view(self) -> PlayerView:
@@ -181,9 +202,16 @@ class CodaController:
     def _play(self, action: Action) -> None:
         """Apply `action` of the player in turn and log it; raises `IllegalActionError` and
         changes nothing when the rules refuse it."""
-        before = self.view
+        before, state = self.view, self.state
         self.state = apply(self.state, action)
-        self.history.extend(describe(self.texts, self.names, before, action, self.view))
+        self._follow_insertion(state)
+        named = None
+        if isinstance(action, Attack):
+            named = [action.player, action.index]
+        elif isinstance(action, Reveal):
+            named = [state.turn, action.index]
+        for line in describe(self.texts, self.names, before, action, self.view):
+            self._log.append((line, named if POSITION in line else None))
         if self.state.winner is not None and before.winner is None:
             self.wins[self.state.winner] += 1
         self._sync_choices()
@@ -257,7 +285,7 @@ class CodaController:
             return False
         self.state = self._deal(starter=starter)
         self.games += 1
-        self.history = [self.texts["log_new_game"].format(player=self.names[starter])]
+        self._log = [(self.texts["log_new_game"].format(player=self.names[starter]), None)]
         self._sync_choices()
         self.settle()
         return True

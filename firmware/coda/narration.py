@@ -2,6 +2,8 @@
 
 A log line says only what everyone at the table sees or hears: `describe` reads two views of
 the game (any player's, before and after the action) and the public part of the action. A
+tile's position in a row changes as tiles are inserted left of it, so a line that names one
+keeps `POSITION` in its place; the controller fills in where the tile is now. A
 computer's `Arrange` tells where its dashes are, so it is never read; a hidden placement says
 nothing at all. No Textual here: the controller (`firmware.coda.controller`) keeps the log.
 """
@@ -9,6 +11,7 @@ nothing at all. No Textual here: the controller (`firmware.coda.controller`) kee
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from board_rules.coda import (
     DASH,
@@ -25,6 +28,9 @@ from board_rules.coda import (
     Value,
 )
 from firmware.coda.texts import CodaTexts
+
+POSITION: Final = "{position}"
+"""Left in a line in place of the position of the tile it names (see the module docstring)."""
 
 
 def describe(
@@ -54,7 +60,7 @@ def describe(
             texts["log_attack"].format(
                 attacker=player,
                 target=names[action.player],
-                position=action.index + 1,
+                position=POSITION,
                 colour=colour_name(texts, target.color),
                 value=value_name(texts, action.value),
                 verdict=texts["right" if right else "wrong"],
@@ -66,7 +72,7 @@ def describe(
         turned = after.rows[actor][action.index]
         lines.append(
             texts["log_reveal"].format(
-                player=player, position=action.index + 1, tile=seen_name(texts, turned)
+                player=player, position=POSITION, tile=seen_name(texts, turned)
             )
         )
     if not isinstance(action, Reveal):

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Log, Static
 
 from board_rules.coda import (
     DASH,
@@ -572,5 +572,27 @@ def test_black_and_white_tiles_are_marked_by_a_shape_as_well_as_a_colour() -> No
                 mark = COLOUR_MARKS[slot.tile.color]
                 assert str(tile(app, player, index).content).startswith(mark)
         assert set(COLOUR_MARKS.values()) == {"●", "○"}
+
+    drive(app, scenario)
+
+
+def test_the_log_on_screen_is_rewritten_when_a_tile_it_names_moves() -> None:
+    app = make_app(Level.HARD, Level.EASY, delay_s=3600)
+    person, person_rng = strategy(Level.EASY), random.Random(2)
+
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        log = app.query_one(Log)
+        rewritten, before = 0, list(app.game.history)
+        while not app.game.state.is_over and not rewritten:
+            if app.game.state.turn == HUMAN:
+                act(app.game, person(app.game.view, person_rng))
+                app.redraw()
+            else:
+                assert app.computer_step()
+            await pilot.pause()
+            assert list(log.lines) == app.game.history
+            rewritten += app.game.history[: len(before)] != before
+            before = list(app.game.history)
+        assert rewritten > 0
 
     drive(app, scenario)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from board_rules.coda import (
     GameState,
     Level,
     Phase,
+    Tile,
     deduce,
     strategy,
 )
@@ -315,3 +317,29 @@ def test_a_value_missed_on_a_tile_is_never_where_the_value_cursor_starts() -> No
         else:
             break
     assert any(seen.misses for seen in game.view.rows[1])
+
+
+def test_a_log_line_names_the_tile_attacked_where_it_lies_now_as_rows_grow() -> None:
+    game = make_game(Level.HARD, Level.EASY, delay_s=3600)
+    person, person_rng = strategy(Level.EASY), random.Random(2)
+    named: dict[int, tuple[int, Tile, int]] = {}  # log line → the tile attacked, its position
+    seats = {name: seat for seat, name in enumerate(game.names)}
+    logged = 0
+    while not game.state.is_over:
+        state = game.state  # each step below plays at most one attack, on this state
+        if state.turn == HUMAN:
+            act(game, person(game.view, person_rng))
+        else:
+            assert game.computer_step()
+        for number in range(logged, len(game.history)):
+            found = re.search(r"→ (.+), tile (\d+) ", game.history[number])
+            if found:
+                player, position = seats[found[1]], int(found[2])
+                named[number] = (player, state.rows[player][position - 1].tile, position)
+        logged = len(game.history)
+    moved = 0
+    for number, (player, tile, then) in named.items():
+        position = int(re.findall(r"tile (\d+) ", game.history[number])[0])
+        assert position == [slot.tile for slot in game.state.rows[player]].index(tile) + 1
+        moved += position != then
+    assert len(named) > 10 and moved > 3
