@@ -121,7 +121,7 @@ TIMER_PAUSED = N_("Timer paused")
 TIMER_OFF = N_("The timer is off")
 PAD_TEST = N_("Pad test")
 PRESS_ANY_PAD = N_("Press pads and buttons")
-HOLD_PUSH_TO_EXIT = N_("Hold push: exit")
+HOLD_PUSH_TO_EXIT = N_("Hold the knob: exit")
 KNOB_PUSHED = N_("Knob pushed")
 MENU = N_("Menu")
 MENU_HINT = N_("Turn: move · Push: set")
@@ -205,7 +205,7 @@ def match_line(catalog: GNUTranslations, red: int, blue: int) -> str:
 
 def coop_agents_line(catalog: GNUTranslations, own: int, enemy: int) -> str:
     """Co-op footer: the players' agents left and the enemy's."""
-    return catalog.gettext("Ours {own} · Enemy {enemy}").format(own=own, enemy=enemy)
+    return catalog.gettext("Ours {own} · Theirs {enemy}").format(own=own, enemy=enemy)
 
 
 def score_line(catalog: GNUTranslations, score: int) -> str:

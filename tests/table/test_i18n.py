@@ -85,7 +85,7 @@ def test_every_text_is_drawn_with_real_glyphs_and_fits_the_screen(language: str)
 def test_translations_load_per_language() -> None:
     assert translations("es").gettext("Nothing to undo") == "Nada que deshacer"
     assert translations("pt").ngettext("{n} guess left", "{n} guesses left", 3) == (
-        "Restam {n} palpites"
+        "Restam {n} tentativas"
     )
     assert translations("en").gettext("Nothing to undo") == "Nothing to undo"
     with pytest.raises(UnknownLanguageError, match="'fr'"):
