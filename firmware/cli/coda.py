@@ -42,6 +42,8 @@ def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_
     if not args.headless:
         build_app(args).run()
         return 0
+    if args.timer:
+        raise UsageError("--timer is for the on-screen game: computers take no time to think")
     levels = parse_players(args.players)
     if args.games < 1:
         raise UsageError(f"--games must be 1 or more, not {args.games}")
@@ -80,7 +82,14 @@ def build_app(args: argparse.Namespace) -> CodaApp:
     # A seedless game still gets its own Random: the app draws every deal and each computer's
     # stream from it.
     rng = random.Random(args.seed)
-    return CodaApp(levels, advanced=args.advanced, language=args.lang, rng=rng, rotate=args.rotate)
+    return CodaApp(
+        levels,
+        advanced=args.advanced,
+        language=args.lang,
+        rng=rng,
+        rotate=args.rotate,
+        time_rule=args.timer,
+    )
 
 
 def parse_opponents(text: str) -> list[Level]:

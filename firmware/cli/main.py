@@ -209,6 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
     coda.add_argument(
         "--timing", action="store_true", help="with --headless: report each player's slowest move"
     )
+    coda.add_argument(
+        "--timer",
+        action="store_true",
+        help="on screen: the optional time rule, a minute and 20 seconds for each attack",
+    )
     add_cafe_parser(commands)
     return parser
 

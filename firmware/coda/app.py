@@ -7,8 +7,9 @@ of the controller; after each, the scene is drawn again and the log gets its new
 
 Computers play one action at a time after `delay_s` seconds (a Textual timer), so that a person
 can follow the log. With `delay_s=0` they play at once, inside the person's own move; tests use
-that, or a long delay and `computer_step`, so that no test waits on real time. The optional
-time rule is left out (the help says so).
+that, or a long delay and `computer_step`, so that no test waits on real time. With the
+optional time rule, another timer calls `time_up` when the person has been deciding one attack
+for `TIME_RULE_S` seconds; it starts again at each attack.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Log, Static
 
 from board_rules.coda import DASH, Color, GameState, Level, game_tiles, opening_size
-from firmware.coda.controller import COMPUTER_DELAY_S, CodaController
+from firmware.coda.controller import COMPUTER_DELAY_S, TIME_RULE_S, CodaController
 from firmware.coda.help import HelpScreen
 from firmware.coda.scene import scene
 from firmware.coda.texts import CodaTexts, coda_texts
@@ -113,6 +114,7 @@ class CodaApp(StyledApp):
         delay_s: float = COMPUTER_DELAY_S,
         first_game: GameState | None = None,
         rotate: bool = False,
+        time_rule: bool = False,
     ) -> None:
         """The options are `CodaController`'s; `language` chooses the texts."""
         texts = coda_texts(language)
@@ -124,12 +126,15 @@ class CodaApp(StyledApp):
             delay_s=delay_s,
             first_game=first_game,
             rotate=rotate,
+            time_rule=time_rule,
         )
         """The game, the computers and the person's choices."""
         super().__init__()
         self.texts = texts
         self.title = texts["title"]
         self._timer: Timer | None = None
+        self._clock: tuple[Timer, tuple[int, int]] | None = None
+        """The time rule's timer, and the attack it times (the game and its log's length)."""
         self._logged: list[str] = []
         """The log lines on screen."""
         self._mounted = False
@@ -205,7 +210,32 @@ class CodaApp(StyledApp):
         """After any change: start the pause before a waiting computer's action, and redraw."""
         if self.game.computer_to_play and self._timer is None and self._mounted:
             self._timer = self.set_timer(self.game.delay_s, self._on_timer)
+        self._time_the_attack()
         self.redraw()
+
+    def _time_the_attack(self) -> None:
+        """Under the time rule, a fresh timer for each attack the person decides."""
+        timed = (self.game.games, len(self.game.history))
+        if self._clock is not None and (self._clock[1] != timed or not self.game.attack_timed):
+            self._clock[0].stop()
+            self._clock = None
+        if self._clock is None and self.game.attack_timed and self._mounted:
+            self._clock = (self.set_timer(TIME_RULE_S, self.time_up), timed)
+
+    @property
+    def attack_clock_running(self) -> bool:
+        """True while the time rule's timer runs for the person's attack."""
+        return self._clock is not None
+
+    def time_up(self) -> bool:
+        """The time rule's timer ran out (tests call this themselves): see
+        `CodaController.time_up`."""
+        if self._clock is not None:
+            self._clock[0].stop()
+            self._clock = None
+        played = self.game.time_up()
+        self._go_on()
+        return played
 
     def _on_timer(self) -> None:
         self._timer = None

@@ -42,6 +42,7 @@ from board_rules.coda import (
     Stop,
     Strategy,
     TakeTiles,
+    Timeout,
     Value,
     apply,
     deduce,
@@ -59,6 +60,8 @@ HUMAN: Final = 0
 MAX_OPPONENTS: Final = 3
 OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD, Level.EXPERT)
 """The levels a person plays against (the random player is for headless matches only)."""
+TIME_RULE_S: Final = 80.0
+"""The optional time rule: a minute to attack, then the 20 seconds more the others grant."""
 COMPUTER_DELAY_S: Final = 0.8
 """The pause before each computer action: long enough to read the log line it adds."""
 
@@ -122,11 +125,14 @@ class CodaController:
         delay_s: float = COMPUTER_DELAY_S,
         first_game: GameState | None = None,
         rotate: bool = False,
+        time_rule: bool = False,
     ) -> None:
         """`rng` deals every game and gives each computer its own stream; `first_game`, a game
         with one seat per player, replaces the first deal (tests stage positions with it).
         With `rotate` each new game is started by the next player in order rather than by the
-        winner: the first seat wins least often with four players (see the README)."""
+        winner: the first seat wins least often with four players (see the README). With
+        `time_rule` whoever owns a clock calls `time_up` when the person has been deciding an
+        attack for `TIME_RULE_S` seconds."""
         if not 1 <= len(opponents) <= MAX_OPPONENTS:
             raise ValueError(f"1 to {MAX_OPPONENTS} computer opponents, not {len(opponents)}")
         if any(level not in OPPONENT_LEVELS for level in opponents):
@@ -135,6 +141,7 @@ class CodaController:
         self.levels = tuple(opponents)
         self.advanced = advanced
         self.rotate = rotate
+        self.time_rule = time_rule
         self.delay_s = delay_s
         self.rng = rng if rng is not None else random.Random()
         self.players = len(opponents) + 1
@@ -437,6 +444,16 @@ class CodaController:
             return True  # nothing to attack: the game is over
         player, index = self.choices.target
         return self._person(Attack(player, index, self.choices.value))
+
+    @property
+    def attack_timed(self) -> bool:
+        """True while the person decides an attack under the time rule."""
+        return self.time_rule and self.person_to_play(Phase.ATTACK)
+
+    def time_up(self) -> bool:
+        """The person's time to attack ran out: before a right attack it counts as a wrong
+        one, after one as a stop (`Timeout`). False when no attack was being timed."""
+        return self.attack_timed and self._person(Timeout())
 
     def stop(self) -> bool:
         """End the turn after a right attack."""

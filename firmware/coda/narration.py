@@ -25,6 +25,7 @@ from board_rules.coda import (
     Stop,
     TakeTiles,
     Tile,
+    Timeout,
     Value,
 )
 from firmware.coda.texts import CodaTexts
@@ -68,6 +69,8 @@ def describe(
         )
     elif isinstance(action, Stop):
         lines.append(texts["log_stop"].format(player=player))
+    elif isinstance(action, Timeout):
+        lines.append(texts["log_timeout"].format(player=player))
     elif isinstance(action, Reveal):
         turned = after.rows[actor][action.index]
         lines.append(

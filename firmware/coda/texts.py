@@ -66,6 +66,7 @@ class CodaTexts(TypedDict):
     right: str
     wrong: str
     log_stop: str
+    log_timeout: str
     log_face_up: str
     log_reveal: str
     log_out: str
@@ -142,6 +143,7 @@ ENGLISH: Final[CodaTexts] = {
     "right": "right",
     "wrong": "wrong",
     "log_stop": "{player}: stop, end of turn",
+    "log_timeout": "{player}: time is up",
     "log_face_up": "{player}: {tile} face up into the row",
     "log_reveal": "{player}: own tile {position} face up, {tile}",
     "log_out": "{player}: out of the game",
@@ -182,7 +184,8 @@ ENGLISH: Final[CodaTexts] = {
         "A player whose tiles are all face up is out; the last one with a hidden tile wins "
         "and plays first in the next game (n). The target line lists the values already named "
         "in vain against the chosen tile.\n\n"
-        "The optional time rule (a minute, then 20 seconds more) is left out of this app.\n\n"
+        "With --timer the optional time rule is played: an attack not made within a minute "
+        "and 20 seconds counts as a wrong one (after a right attack, as a stop).\n\n"
         "Esc closes this help."
     ),
 }
@@ -236,6 +239,7 @@ SPANISH: Final[CodaTexts] = {
     "right": "acierto",
     "wrong": "fallo",
     "log_stop": "{player}: se planta, fin del turno",
+    "log_timeout": "{player}: se acabó el tiempo",
     "log_face_up": "{player}: {tile} boca arriba en la fila",
     "log_reveal": "{player}: ficha propia {position} boca arriba, {tile}",
     "log_out": "{player}: fuera del juego",
@@ -276,8 +280,8 @@ SPANISH: Final[CodaTexts] = {
         "Quien tiene todas sus fichas boca arriba queda fuera; el último con una ficha oculta "
         "gana y juega primero en la partida siguiente (n). La línea del objetivo muestra los "
         "valores ya fallados contra la ficha elegida.\n\n"
-        "La regla opcional del tiempo (un minuto y 20 segundos más) no está en esta "
-        "aplicación.\n\n"
+        "Con --timer se juega la regla opcional del tiempo: un ataque que no se hace en un "
+        "minuto y 20 segundos cuenta como fallado (tras un acierto, como plantarse).\n\n"
         "Esc cierra esta ayuda."
     ),
 }
@@ -332,6 +336,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "right": "acerto",
     "wrong": "erro",
     "log_stop": "{player}: para, fim da vez",
+    "log_timeout": "{player}: acabou o tempo",
     "log_face_up": "{player}: {tile} virada para cima na fila",
     "log_reveal": "{player}: peça própria {position} virada para cima, {tile}",
     "log_out": "{player}: fora do jogo",
@@ -371,7 +376,8 @@ PORTUGUESE: Final[CodaTexts] = {
         "Quem tem todas as peças viradas para cima está fora; o último com uma peça oculta "
         "vence e joga primeiro na partida seguinte (n). A linha do alvo mostra os valores já "
         "errados contra a peça escolhida.\n\n"
-        "A regra opcional do tempo (um minuto, e mais 20 segundos) não está neste aplicativo.\n\n"
+        "Com --timer joga-se a regra opcional do tempo: um ataque não feito num minuto e 20 "
+        "segundos conta como errado (depois de um acerto, como parar).\n\n"
         "Esc fecha esta ajuda."
     ),
 }
@@ -428,6 +434,7 @@ ITALIAN: Final[CodaTexts] = {
     "right": "giusto",
     "wrong": "sbagliato",
     "log_stop": "{player}: si ferma, fine del turno",
+    "log_timeout": "{player}: tempo scaduto",
     "log_face_up": "{player}: {tile} scoperta nella fila",
     "log_reveal": "{player}: tessera propria {position} scoperta, {tile}",
     "log_out": "{player}: fuori dal gioco",
@@ -468,8 +475,8 @@ ITALIAN: Final[CodaTexts] = {
         "Chi ha tutte le tessere scoperte è fuori; l'ultimo con una tessera coperta vince e "
         "gioca per primo nella partita seguente (n). La riga del bersaglio mostra i valori "
         "già sbagliati contro la tessera scelta.\n\n"
-        "La regola facoltativa del tempo (un minuto, poi altri 20 secondi) non è in questa "
-        "app.\n\n"
+        "Con --timer si gioca la regola facoltativa del tempo: un attacco non fatto entro un "
+        "minuto e 20 secondi conta come sbagliato (dopo uno giusto, come fermarsi).\n\n"
         "Esc chiude questo aiuto."
     ),
 }

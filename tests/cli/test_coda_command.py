@@ -111,6 +111,13 @@ def test_the_on_screen_game_rotates_the_starter_with_rotate() -> None:
     assert build_app(build_parser().parse_args(["coda", "--rotate"])).game.rotate
 
 
+def test_the_on_screen_game_plays_the_time_rule_with_timer(cli: Cli) -> None:
+    assert build_app(build_parser().parse_args(["coda", "--timer"])).game.time_rule
+    assert not build_app(build_parser().parse_args(["coda"])).game.time_rule
+    code, _, err = run(cli, "--headless", "--players", "hard,easy", "--timer")
+    assert code == 2 and "--timer is for the on-screen game" in err
+
+
 def test_the_on_screen_game_defaults_to_one_easy_opponent_in_the_basic_game() -> None:
     app = build_app(build_parser().parse_args(["coda"]))
     assert app.game.levels == (Level.EASY,) and not app.game.advanced

@@ -478,12 +478,12 @@ def test_computers_wait_for_their_timer_and_computer_step_plays_one_action() -> 
     drive(make_app(delay_s=3600), scenario)
 
 
-def test_the_help_tells_the_keys_and_that_the_time_rule_is_left_out() -> None:
+def test_the_help_tells_the_keys_and_the_time_rule() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("h")
         assert isinstance(app.screen, HelpScreen)
         help_text = str(app.screen.query_one("#help", Static).content)
-        assert "time rule" in help_text and "left out" in help_text
+        assert "time rule" in help_text and "--timer" in help_text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 
@@ -594,5 +594,37 @@ def test_the_log_on_screen_is_rewritten_when_a_tile_it_names_moves() -> None:
             rewritten += app.game.history[: len(before)] != before
             before = list(app.game.history)
         assert rewritten > 0
+
+    drive(app, scenario)
+
+
+def test_under_the_time_rule_an_attack_not_made_in_time_turns_the_drawn_tile_face_up() -> None:
+    app = make_app(time_rule=True, delay_s=3600)
+
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.press("enter")
+        assert not app.game.attack_timed and not app.time_up()  # nothing to time yet
+        while app.game.state.turn != HUMAN:
+            assert app.computer_step()
+        await pilot.press("b")
+        drawn = app.game.state.hand[0]
+        assert app.game.attack_timed and app.attack_clock_running
+        assert app.time_up() and not app.attack_clock_running
+        assert app.game.history[-2:] == [
+            "You: time is up",
+            f"You: black {drawn.value} face up into the row",
+        ]
+        assert any(slot.tile == drawn and slot.revealed for slot in app.game.state.rows[HUMAN])
+
+    drive(app, scenario)
+
+
+def test_without_the_time_rule_no_clock_runs_for_an_attack() -> None:
+    app = make_app(delay_s=0)
+
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.press("enter", "b")
+        assert app.game.state.phase is Phase.ATTACK and not app.attack_clock_running
+        assert not app.time_up() and app.game.state.phase is Phase.ATTACK
 
     drive(app, scenario)
