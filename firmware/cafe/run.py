@@ -7,11 +7,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from typing import TYPE_CHECKING
 
 from firmware.cafe.model import Cafe
 from firmware.cafe.subscriber import Subscriber
 from firmware.cafe.web import CafeWeb
 from firmware.fleet.broker import BrokerAddress, Credentials
+
+if TYPE_CHECKING:
+    from firmware.cafe.app import CafeApp
 
 log = logging.getLogger(__name__)
 
@@ -39,23 +43,37 @@ def _run_terminal(
     credentials: Credentials,
     listen: tuple[str, int] | None,
 ) -> int:
+    app, subscriber = terminal_view(cafe, web, address, credentials, listen)
+    try:
+        app.run()
+    finally:
+        subscriber.close()
+    return 0
+
+
+def terminal_view(
+    cafe: Cafe,
+    web: CafeWeb | None,
+    address: BrokerAddress,
+    credentials: Credentials,
+    listen: tuple[str, int] | None,
+) -> tuple[CafeApp, Subscriber]:
+    """The Textual view and its subscription, which starts once the view is up and hands each
+    message to the view's loop; the caller runs the app, then closes the subscriber."""
     from firmware.cafe.app import CafeApp
 
     def ready() -> None:
         subscriber.start()
 
     app = CafeApp(cafe, web, listen, on_ready=ready)
+    app.connection = f"connecting to {address}"
     subscriber = Subscriber(
         address,
         credentials,
         lambda topic, payload: app.call_from_thread(app.receive, topic, payload),
         lambda text: app.call_from_thread(app.connection_changed, text),
     )
-    try:
-        app.run()
-    finally:
-        subscriber.close()
-    return 0
+    return app, subscriber
 
 
 async def _serve(

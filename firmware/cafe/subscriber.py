@@ -18,7 +18,7 @@ TOPICS = f"{ROOT}/+/+"
 
 class Subscriber:
     """Subscribed to every table while started; `close` it. `on_state(text)` hears of the
-    connection (connected, refused and why, lost)."""
+    connection (connected, refused and why, lost), always from paho's thread."""
 
     def __init__(
         self,
@@ -35,13 +35,15 @@ class Subscriber:
         self._client.on_disconnect = self._disconnected
         self._client.on_message = self._received
         self._client.reconnect_delay_set(1, 10)
+        self._closing = False
 
     def _received(self, client: Any, userdata: object, message: Any) -> None:
+        if self._closing:
+            return
         self._on_message(message.topic, bytes(message.payload))
 
     def start(self) -> None:
         """Connect in the background; paho retries until `close`."""
-        self._on_state(f"connecting to {self.address}")
         self._client.connect_async(self.address.host, self.address.port, keepalive=15)
         self._client.loop_start()
 
@@ -57,9 +59,12 @@ class Subscriber:
     def _disconnected(
         self, client: Any, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
-        self._on_state(f"lost the broker {self.address}: {reason}; reconnecting")
+        # Closing: the view that would hear it may be gone (and waiting for it would hang).
+        if not self._closing:
+            self._on_state(f"lost the broker {self.address}: {reason}; reconnecting")
 
     def close(self) -> None:
         """Disconnect and stop paho's thread. Idempotent."""
+        self._closing = True
         self._client.disconnect()
         self._client.loop_stop()

@@ -5,14 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from firmware.cafe.app import CafeApp
+from firmware.cafe.model import Cafe
+from firmware.cafe.run import terminal_view
+from firmware.fleet.broker import BrokerAddress, Credentials
 from firmware.fleet.messages import encode, envelope
+from firmware.virtual.table import VirtualTable
 
+from ..table_scripts import STILL, announce
+from .broker_helpers import WAIT_S, Mosquitto
 from .test_cafe_model import game_payload
+from .test_publisher import publisher_for
 
 
 def test_rows_follow_the_messages() -> None:
@@ -38,3 +49,40 @@ def test_rows_follow_the_messages() -> None:
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+def test_the_view_follows_a_table_through_a_real_broker(broker: Mosquitto, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        app, subscriber = terminal_view(
+            Cafe(), None, BrokerAddress.parse(broker.url), Credentials(), None
+        )
+        try:
+            async with app.run_test() as pilot:
+                await wait_until(pilot, lambda: "connected to" in app.connection)
+                with (
+                    VirtualTable(STILL, tmp_path / "state", rng=random.Random(2)) as vt,
+                    publisher_for(broker, tmp_path) as publisher,
+                ):
+                    publisher.show(vt.table.state)
+                    vt.table.observer = publisher
+                    announce(vt, detents=2)
+                    table = app.query_one("#tables", DataTable)
+                    await wait_until(pilot, lambda: "clue 3" in _row(table, "table-3"))
+                    assert "online" in _row(table, "table-3")
+                await wait_until(pilot, lambda: "OFFLINE" in _row(table, "table-3"))
+        finally:
+            subscriber.close()
+
+    asyncio.run(scenario())
+
+
+def _row(table: DataTable[str], key: str) -> str:
+    return " ".join(map(str, table.get_row(key))) if key in table.rows else ""
+
+
+async def wait_until(pilot: Pilot[None], check: Callable[[], bool]) -> None:
+    """Let the app run until `check()` holds; fails after `WAIT_S`."""
+    end = time.monotonic() + WAIT_S
+    while not check():
+        assert time.monotonic() < end, "the view never showed it"
+        await pilot.pause(0.02)
