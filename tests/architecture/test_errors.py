@@ -80,7 +80,10 @@ def test_usage_error_is_a_value_error_with_its_message() -> None:
     [
         (["sim", "--headless"], "codenames-table sim: --headless needs --script FILE"),
         (["coda", "--headless", "--players", "easy"], "codenames-table coda: --players: 2 to 4"),
-        (["coda", "--players", "easy,hard"], "codenames-table coda: --players, --games and --timing need"),
+        (
+            ["coda", "--players", "easy,hard"],
+            "codenames-table coda: --players, --games and --timing need",
+        ),
         (["replay", "{missing}"], "codenames-table replay: {missing}: cannot read: "),
         (["stats", "--config", "{missing}"], "codenames-table stats: {missing}: cannot read: "),
         (["selftest"], "codenames-table selftest: this is not a Raspberry Pi"),
