@@ -295,7 +295,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "computer": "Computador {number}",
     "easy": "fácil",
     "hard": "difícil",
-    "expert": "experto",
+    "expert": "especialista",
     "black": "preta",
     "white": "branca",
     "dash": "traço",

@@ -343,3 +343,10 @@ def test_a_log_line_names_the_tile_attacked_where_it_lies_now_as_rows_grow() -> 
         assert position == [slot.tile for slot in game.state.rows[player]].index(tile) + 1
         moved += position != then
     assert len(named) > 10 and moved > 3
+
+
+def test_an_expert_opponent_plays_and_is_named_by_its_level() -> None:
+    game = make_game(Level.EXPERT, Level.HARD)
+    assert "expert" in scene(game).labels[1].text and "hard" in scene(game).labels[2].text
+    assert game.take() and game.colour(BLACK)
+    assert game.state.rows[1] and game.state.rows[2]  # both computers took their tiles
