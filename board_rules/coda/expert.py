@@ -21,7 +21,13 @@ it: the chance the table would not have guessed it anyway, plus how much surer t
 reading of the rest of the row gets (`board_rules.coda.exposure`). It goes on when the chance
 times the hit's worth is at least the miss's chance times that cost: a drawn tile the table can
 all but read costs little to risk, a well hidden one is kept. With nothing drawn a miss turns
-one of its own tiles instead, and it goes on only when it cannot lose its last one.
+one of its own tiles instead, counted as one tile; with its last hidden tile at stake it goes on
+only on a certainty.
+
+Measured alternatives that did no better (within two points over 800 to 2,000 seeded games
+against `hard`): a miss cost scaled by 1/2 to 3, a finishing hit worth 1 to 10, hits weighed by
+how many hidden tiles their player has left, and drawing the colour whose tile would leave the
+row hardest to read.
 """
 
 from __future__ import annotations
@@ -82,8 +88,10 @@ def _attack(view: PlayerView, rng: random.Random) -> Action:
     best = max(score for score, *_ in scored)
     tied = [guess for guess in scored if guess[0] == best]
     _, chance, (player, index), value = rng.choice(tied)
-    if view.hits and best < (1 - chance) * miss_cost(view):
-        return Stop()
+    if view.hits:
+        last_tile = not view.hand and len(view.hidden(view.viewer)) == 1
+        if (last_tile and chance < 1) or best < (1 - chance) * miss_cost(view):
+            return Stop()
     return Attack(player, index, value)
 
 
@@ -96,8 +104,7 @@ def miss_cost(view: PlayerView) -> Fraction:
     """What a miss now would give the table, in tiles (see the module docstring): 0 for a
     drawn tile the table can already read, about 1 for one it could not guess at all."""
     if not view.hand:
-        # A miss turns one of our own tiles: the last one would put us out.
-        return Fraction(10**6) if len(view.hidden(view.viewer)) == 1 else Fraction(1)
+        return Fraction(1)  # a miss turns one of our own tiles, whichever tells least
     drawn = view.hand[0].tile
     if drawn is None:
         raise ValueError("only the player in turn decides whether to go on")

@@ -125,3 +125,26 @@ def test_the_expert_beats_hard_over_80_seeded_games() -> None:
         for advanced in (False, True)
     ]
     assert sum(wins) >= 45, wins
+
+
+def last_tile_at_stake(state: GameState) -> GameState:
+    """`state` with nothing drawn (as when the pool is empty) and the player in turn down to
+    its first hidden tile: a miss now would put it out."""
+    row = state.rows[state.turn]
+    keep = state.hidden(state.turn)[0]
+    shown = tuple(replace(slot, revealed=i != keep or slot.revealed) for i, slot in enumerate(row))
+    rows = tuple(shown if p == state.turn else r for p, r in enumerate(state.rows))
+    return replace(state, rows=rows, hand=())
+
+
+def test_the_expert_risks_its_last_hidden_tile_only_on_a_certainty() -> None:
+    choices = set()
+    for state in expert_games(range(4)):
+        if state.phase is not Phase.ATTACK or not state.hits:
+            continue
+        view = view_of(last_tile_at_stake(state), state.turn)
+        best = informed_deduction(view).guesses()[0][0]
+        stops = EXPERT(view, random.Random(0)) == Stop()
+        assert stops == (best < 1)
+        choices.add(stops)
+    assert choices == {True, False}
