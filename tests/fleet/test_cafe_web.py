@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from paho.mqtt import publish
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -60,7 +61,10 @@ def cafe_page(broker: Mosquitto) -> Iterator[str]:
 
 
 def _load(driver: webdriver.Chrome, url: str) -> bool:
-    driver.get(url)
+    try:
+        driver.get(url)
+    except WebDriverException:  # not listening yet: the command is still starting
+        return False
     return bool(driver.find_elements(By.ID, "tables"))
 
 

@@ -39,11 +39,14 @@ def test_a_broker_restarted_mid_game_gets_the_table_back(
         vt.table.observer = publisher
         assert publisher.wait_connected(WAIT_S)
         announce(vt, detents=1)
+        assert until(lambda: publisher.events_sent == 1)
         broker.stop()
         assert until(lambda: not publisher.connected)
         # While the broker is away the table plays on, and its events are counted as dropped.
         play_random_game(vt, random.Random(5))
         played_offline = len(vt.table.game.applied) - 1
+        # The publisher's thread has taken every event from its queue (and dropped it).
+        assert until(lambda: publisher.events_dropped == played_offline)
         broker.start()  # the same port; it forgot every retained message
         assert publisher.wait_connected(WAIT_S)
         game = f"codenames/{TABLE}/game"
@@ -63,7 +66,8 @@ def test_a_broker_restarted_mid_game_gets_the_table_back(
         assert listener.wait_for(
             lambda _: (listener.latest(health) or {}).get("events_dropped") == played_offline
         )
-        assert listener.latest(f"codenames/{TABLE}/status")["status"] == "online"
+        status = f"codenames/{TABLE}/status"
+        assert listener.wait_for(lambda _: listener.latest(status)["status"] == "online")
         # On the table, nothing was lost or doubled.
         assert vt.table.state.is_over
         assert publisher.events_sent == 1

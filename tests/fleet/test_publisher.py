@@ -79,8 +79,8 @@ def test_a_played_game_arrives_public_and_never_with_the_key(
         assert [e["action"] for e in events] == [str(a) for a in vt.table.game.applied]
         assert not any(m.retained for m in listener.on(f"codenames/{TABLE}/events"))
         assert publisher.events_dropped == 0
-        status = listener.latest(f"codenames/{TABLE}/status")
-        assert status["status"] == "online"
+        status = f"codenames/{TABLE}/status"
+        assert listener.wait_for(lambda _: listener.latest(status)["status"] == "online")
         key = final.key
         covered = {str(c) for c in final.covered}
     assert listener.wait_for(
