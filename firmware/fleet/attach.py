@@ -30,7 +30,10 @@ def reporting(
 
     try:
         publisher = FleetPublisher(
-            fleet, HealthReading(state_dir, time.monotonic()), oled_up=oled_up
+            fleet,
+            HealthReading(state_dir, time.monotonic()),
+            oled_up=oled_up,
+            not_saving=lambda: table.not_saving,
         )
     except BrokerError as error:  # a port out of range, which the config's pattern lets by
         raise UsageError(f"fleet.broker: {error}") from error

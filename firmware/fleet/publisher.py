@@ -51,6 +51,7 @@ class FleetPublisher:
         health: HealthReading,
         *,
         oled_up: Callable[[], bool] = lambda: True,
+        not_saving: Callable[[], SaveFault | None] | None = None,
         queue_size: int = QUEUE_SIZE,
         health_every_s: float = HEALTH_EVERY_S,
         monotonic: Callable[[], float] = time.monotonic,
@@ -60,6 +61,7 @@ class FleetPublisher:
         self.address = BrokerAddress.parse(fleet.broker)
         self._health = health
         self._oled_up = oled_up
+        self._not_saving = not_saving
         self._queue: queue.Queue[dict[str, Any] | str] = queue.Queue(maxsize=queue_size)
         self._health_every_s = health_every_s
         self._monotonic = monotonic
@@ -235,6 +237,10 @@ class FleetPublisher:
             message = envelope(self.fleet.table, self._wall_clock(), **game)
             self._sent_game = game if self._publish("game", encode(message)) else None
         self._health.oled_up = self._oled_up()
+        if self._not_saving is not None:
+            # Read on this thread too: a save can fail or recover on a tick, with no action.
+            fault = self._not_saving()
+            self._health.not_saving = None if fault is None else fault.value
         fields = self._health.fields(now, self.events_dropped)
         # Uptime and free disk change all the time: only a real change or the period sends.
         steady = {k: v for k, v in fields.items() if k not in ("uptime_s", "free_disk_bytes")}

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from board_rules.codenames import ALL_COORDS, Key, Phase
+from firmware.fleet.attach import reporting
 from firmware.fleet.health import HealthReading
 from firmware.fleet.messages import SCHEMA, public_game
 from firmware.fleet.publisher import FleetPublisher
@@ -126,3 +127,25 @@ def test_a_full_queue_drops_and_counts_events_without_blocking(tmp_path: Path) -
     assert played >= 3
     assert publisher.events_dropped == played - 2
     publisher.close()
+
+
+def test_health_says_when_the_table_stops_and_starts_saving_without_an_action(
+    broker: Mosquitto, listener: Listener, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("not a directory")
+    fleet = FleetConfig(broker=broker.url, table=TABLE)
+    topic = f"codenames/{TABLE}/health"
+    with (
+        VirtualTable(STILL, blocker, rng=random.Random(5)) as vt,
+        reporting(fleet, vt.table, tmp_path),
+    ):
+        assert listener.wait_for(
+            lambda _: (listener.latest(topic) or {}).get("not_saving") == "I/O error"
+        ), listener.messages
+        assert listener.latest(topic)["saving"] is False
+        blocker.unlink()
+        vt.wait(31.0)  # the store's longest back-off: it catches up on a tick
+        assert vt.table.saving
+        assert listener.wait_for(lambda _: listener.latest(topic)["saving"] is True)
+        assert not listener.on(f"codenames/{TABLE}/events")
