@@ -231,8 +231,8 @@ SPANISH: Final[CodaTexts] = {
     "(← → o clic), ⏎ la pone boca arriba",
     "status_waiting": "Turno: {player}…",
     "status_you_win": "¡Ganas! n empieza una partida nueva, y juegas primero",
-    "status_other_wins": "Gana: {player}. n empieza una partida nueva, y {player} juega primero",
-    "status_won_next": "Gana: {winner}. n empieza una partida nueva; juega primero: {player}",
+    "status_other_wins": "Ganador: {player}. n empieza una partida nueva, y {player} juega primero",
+    "status_won_next": "Ganador: {winner}. n empieza una partida nueva; primero en jugar: {player}",
     "log_take": "{player}: fichas iniciales, {black} negras y {white} blancas",
     "log_draw": "{player}: ficha robada, {colour}",
     "log_attack": "{attacker} → {target}, ficha {position} ({colour}): ¿{value}? {verdict}",
@@ -243,8 +243,8 @@ SPANISH: Final[CodaTexts] = {
     "log_face_up": "{player}: {tile} boca arriba en la fila",
     "log_reveal": "{player}: ficha propia {position} boca arriba, {tile}",
     "log_out": "{player}: fuera del juego",
-    "log_winner": "Gana: {player}",
-    "log_new_game": "Partida nueva; juega primero: {player}",
+    "log_winner": "Ganador: {player}",
+    "log_new_game": "Partida nueva; primero en jugar: {player}",
     "key_black": "negra",
     "key_white": "blanca",
     "key_previous": "anterior",
@@ -281,7 +281,7 @@ SPANISH: Final[CodaTexts] = {
         "gana y juega primero en la partida siguiente (n). La línea del objetivo muestra los "
         "valores ya fallados contra la ficha elegida.\n\n"
         "Con --timer se juega la regla opcional del tiempo: un ataque que no se hace en un "
-        "minuto y 20 segundos cuenta como fallado (tras un acierto, como plantarse).\n\n"
+        "minuto y 20 segundos cuenta como un fallo (tras un acierto, como plantarse).\n\n"
         "Esc cierra esta ayuda."
     ),
 }
@@ -291,7 +291,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "basic": "jogo básico",
     "advanced": "jogo avançado, com traços",
     "wins": "Vitórias: {tally}",
-    "you": "Você",
+    "you": "Tu",
     "computer": "Computador {number}",
     "easy": "fácil",
     "hard": "difícil",
@@ -304,44 +304,45 @@ PORTUGUESE: Final[CodaTexts] = {
     "pile_black": "pretas: {count}",
     "pile_white": "brancas: {count}",
     "rows": "Filas",
-    "drawn": "comprada",
+    "drawn": "tirada",
     "out": "fora",
     "winner_mark": "vence",
-    "legend": "moldura ┄: sua peça oculta, só você a vê   moldura ━: virada para cima   "
+    "legend": "moldura ┄: a tua peça oculta, só tu a vês   moldura ━: virada para cima   "
     "números da moldura: posições",
     "value": "Valor",
     "target": "Alvo: {player}, peça {position} ({colour})",
     "misses": "não é {values}",
     "log_title": "Ataques",
-    "status_take": "Pegue suas {count} peças: b e w escolhem as cores "
-    "({black} pretas, {white} brancas), ⏎ as pega",
-    "status_arrange": "Monte sua fila: ← → movem seu traço ({colour}), ⏎ o deixa aí",
-    "status_draw": "Sua vez: compre uma peça, b preta ou w branca (ou clique na reserva)",
-    "status_attack": "Ataque: ← → uma peça, 0–9 ou ↑ ↓ um valor (1 e 0/1 para 10/11{dash_hint}), ⏎",
+    "status_take": "Tira as tuas {count} peças: b e w escolhem as cores "
+    "({black} pretas, {white} brancas), ⏎ tira-as",
+    "status_arrange": "Dispõe a tua fila: ← → movem o teu traço ({colour}), ⏎ deixa-o aí",
+    "status_draw": "A tua vez: tira uma peça, b preta ou w branca (ou carrega na reserva)",
+    "status_attack": "Ataca: ← → uma peça, 0–9 ou ↑ ↓ um valor (1 e 0/1 para 10/11{dash_hint}), ⏎",
     "dash_hint": ", - traço",
-    "status_again": "Acertou! Ataque de novo (⏎) ou pare (s): sua peça comprada entra oculta",
-    "status_again_no_draw": "Acertou! Ataque de novo (⏎) ou pare (s)",
-    "status_place_hidden": "Coloque sua peça comprada {tile}: ← → escolhem onde, ⏎ a põe, oculta",
-    "status_place_up": "Coloque sua peça comprada {tile}: ← → escolhem onde, ⏎ a põe, "
+    "status_again": "Acertaste! Ataca de novo (⏎) ou para (s): a tua peça tirada entra oculta",
+    "status_again_no_draw": "Acertaste! Ataca de novo (⏎) ou para (s)",
+    "status_place_hidden": "Coloca a tua peça tirada {tile}: ← → escolhem onde, ⏎ põe-na aí, "
+    "oculta",
+    "status_place_up": "Coloca a tua peça tirada {tile}: ← → escolhem onde, ⏎ põe-na aí, "
     "virada para cima",
-    "status_reveal": "Errou, e não há mais peças para comprar: escolha uma das suas peças "
-    "ocultas (← → ou clique), ⏎ a vira para cima",
-    "status_waiting": "Vez de: {player}…",
-    "status_you_win": "Você venceu! n começa uma partida nova, e você joga primeiro",
+    "status_reveal": "Erraste, e não há mais peças para tirar: escolhe uma das tuas peças "
+    "ocultas (← → ou carrega nela), ⏎ vira-a para cima",
+    "status_waiting": "Turno: {player}…",
+    "status_you_win": "Venceste! n começa uma partida nova, e jogas primeiro",
     "status_other_wins": "Vencedor: {player}. n começa uma partida nova, e {player} joga primeiro",
-    "status_won_next": "Vence: {winner}. n começa uma partida nova; joga primeiro: {player}",
+    "status_won_next": "Vencedor: {winner}. n começa uma partida nova; primeiro a jogar: {player}",
     "log_take": "{player}: peças iniciais, {black} pretas e {white} brancas",
-    "log_draw": "{player}: peça comprada, {colour}",
+    "log_draw": "{player}: peça tirada, {colour}",
     "log_attack": "{attacker} → {target}, peça {position} ({colour}): {value}? {verdict}",
     "right": "acerto",
     "wrong": "erro",
-    "log_stop": "{player}: para, fim da vez",
-    "log_timeout": "{player}: acabou o tempo",
+    "log_stop": "{player}: para, fim do turno",
+    "log_timeout": "{player}: tempo esgotado",
     "log_face_up": "{player}: {tile} virada para cima na fila",
     "log_reveal": "{player}: peça própria {position} virada para cima, {tile}",
     "log_out": "{player}: fora do jogo",
     "log_winner": "Vencedor: {player}",
-    "log_new_game": "Partida nova; joga primeiro: {player}",
+    "log_new_game": "Partida nova; primeiro a jogar: {player}",
     "key_black": "preta",
     "key_white": "branca",
     "key_previous": "anterior",
@@ -349,8 +350,8 @@ PORTUGUESE: Final[CodaTexts] = {
     "key_value_up": "valor +",
     "key_value_down": "valor −",
     "key_dash": "traço",
-    "key_take": "pegar",
-    "key_lay_out": "montar",
+    "key_take": "tirar",
+    "key_lay_out": "dispor",
     "key_attack": "atacar",
     "key_stop": "parar",
     "key_place": "colocar",
@@ -361,23 +362,23 @@ PORTUGUESE: Final[CodaTexts] = {
     "key_close": "fechar",
     "help_title": "Como jogar Coda",
     "help": (
-        "Cada jogador esconde uma fila de peças numeradas, de 0 a 11, pretas e brancas, em "
-        "ordem crescente; de dois números iguais, a preta fica à esquerda. Decifre as outras "
+        "Cada jogador esconde uma fila de peças numeradas, de 0 a 11, pretas e brancas, por "
+        "ordem crescente; de dois números iguais, a preta fica à esquerda. Decifra as outras "
         "filas por dedução.\n\n"
-        "Sua vez: compre uma peça (b preta, w branca, ou clique na reserva) e ataque uma peça "
-        "oculta de um computador: escolha-a (← → ou um clique), diga o valor (algarismos: 1 e "
+        "Na tua vez: tira uma peça (b preta, w branca, ou carrega na reserva) e ataca uma peça "
+        "oculta de um computador: escolhe-a (← → ou carrega nela), diz o valor (algarismos: 1 e "
         "depois 0 ou 1 dá 10 e 11; ↑ ↓ de um em um; no jogo avançado, - nomeia o traço) e "
-        "aperte ⏎. Acerto: a peça é virada para cima, e você ataca de novo ou para (s); ao "
-        "parar, sua peça comprada entra oculta na fila. Erro: sua peça comprada entra virada "
-        "para cima e a vez acaba. Sem peças para comprar, um erro obriga você a virar para "
-        "cima uma das suas peças ocultas (← →, ⏎).\n\n"
-        "No jogo avançado cada cor tem um traço, que o dono põe onde quiser na fila: escolha "
-        "o lugar com ← → e ⏎, no início e sempre que uma peça entra na sua fila.\n\n"
+        "prime ⏎. Acerto: a peça é virada para cima, e atacas de novo ou paras (s); ao "
+        "parares, a tua peça tirada entra oculta na fila. Erro: a tua peça tirada entra virada "
+        "para cima e o turno acaba. Sem peças para tirar, um erro obriga-te a virar para "
+        "cima uma das tuas peças ocultas (← →, ⏎).\n\n"
+        "No jogo avançado cada cor tem um traço, que o dono põe onde quiser na fila: escolhe "
+        "o lugar com ← → e ⏎, no início e sempre que uma peça entra na tua fila.\n\n"
         "Quem tem todas as peças viradas para cima está fora; o último com uma peça oculta "
         "vence e joga primeiro na partida seguinte (n). A linha do alvo mostra os valores já "
         "errados contra a peça escolhida.\n\n"
         "Com --timer joga-se a regra opcional do tempo: um ataque não feito num minuto e 20 "
-        "segundos conta como errado (depois de um acerto, como parar).\n\n"
+        "segundos conta como um erro (depois de um acerto, como parar).\n\n"
         "Esc fecha esta ajuda."
     ),
 }
@@ -426,8 +427,9 @@ ITALIAN: Final[CodaTexts] = {
     "coperte (← → o clic), ⏎ la scopre",
     "status_waiting": "Turno: {player}…",
     "status_you_win": "Hai vinto! n inizia una partita nuova, e giochi per primo",
-    "status_other_wins": "Vince: {player}. n inizia una partita nuova, e {player} gioca per primo",
-    "status_won_next": "Vince: {winner}. n inizia una partita nuova; gioca per primo: {player}",
+    "status_other_wins": "Vincitore: {player}. n inizia una partita nuova, "
+    "e {player} gioca per primo",
+    "status_won_next": "Vincitore: {winner}. n inizia una partita nuova; primo a giocare: {player}",
     "log_take": "{player}: tessere iniziali, {black} nere e {white} bianche",
     "log_draw": "{player}: tessera pescata, {colour}",
     "log_attack": "{attacker} → {target}, tessera {position} ({colour}): {value}? {verdict}",
@@ -438,8 +440,8 @@ ITALIAN: Final[CodaTexts] = {
     "log_face_up": "{player}: {tile} scoperta nella fila",
     "log_reveal": "{player}: tessera propria {position} scoperta, {tile}",
     "log_out": "{player}: fuori dal gioco",
-    "log_winner": "Vince: {player}",
-    "log_new_game": "Partita nuova; gioca per primo: {player}",
+    "log_winner": "Vincitore: {player}",
+    "log_new_game": "Partita nuova; primo a giocare: {player}",
     "key_black": "nera",
     "key_white": "bianca",
     "key_previous": "precedente",
@@ -476,7 +478,7 @@ ITALIAN: Final[CodaTexts] = {
         "gioca per primo nella partita seguente (n). La riga del bersaglio mostra i valori "
         "già sbagliati contro la tessera scelta.\n\n"
         "Con --timer si gioca la regola facoltativa del tempo: un attacco non fatto entro un "
-        "minuto e 20 secondi conta come sbagliato (dopo uno giusto, come fermarsi).\n\n"
+        "minuto e 20 secondi conta come un errore (dopo un attacco giusto, come fermarsi).\n\n"
         "Esc chiude questo aiuto."
     ),
 }
