@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from make_wiring_svg import COLOURS
-from svg_drawing import Drawing, Point
+from svg_drawing import Drawing, Point, write_or_check
 
 from firmware.drivers.led_layout import CELLS, EDGES
 from firmware.drivers.pinout import PinMap, load_pin_map
@@ -467,15 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MechanicsError, tomllib.TOMLDecodeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    output: Path = args.output
-    if args.check:
-        current = output.read_text("utf-8") if output.exists() else ""
-        if current != svg:
-            print(f"{output} is stale: run {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    output.write_text(svg, "utf-8")
-    return 0
+    return write_or_check(svg, args.output, args.check, Path(__file__).name)
 
 
 if __name__ == "__main__":

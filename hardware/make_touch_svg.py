@@ -19,7 +19,7 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
-from svg_drawing import Drawing
+from svg_drawing import Drawing, write_or_check
 
 from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.events import ConsoleButton
@@ -119,15 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
     args = parser.parse_args(argv)
     svg = render_svg(load_mechanics())
-    output: Path = args.output
-    if args.check:
-        current = output.read_text("utf-8") if output.exists() else ""
-        if current != svg:
-            print(f"{output} is stale: run {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    output.write_text(svg, "utf-8")
-    return 0
+    return write_or_check(svg, args.output, args.check, Path(__file__).name)
 
 
 if __name__ == "__main__":

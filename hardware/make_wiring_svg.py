@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from svg_drawing import Drawing, Point
+from svg_drawing import Drawing, Point, write_or_check
 
 from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
 
@@ -459,15 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
     args = parser.parse_args(argv)
     svg = render_svg(load_pin_map(args.pinout))
-    output: Path = args.output
-    if args.check:
-        current = output.read_text("utf-8") if output.exists() else ""
-        if current != svg:
-            print(f"{output} is stale: run {Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    output.write_text(svg, "utf-8")
-    return 0
+    return write_or_check(svg, args.output, args.check, Path(__file__).name)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@ module (they are scripts run from the repository root), so each imports this fil
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from pathlib import Path
 
 Point = tuple[float, float]
 
@@ -149,3 +151,16 @@ class Drawing:
 def number(value: float) -> str:
     """Coordinates without a trailing `.0`, so the file stays small and diffs stay readable."""
     return f"{value:g}"
+
+
+def write_or_check(svg: str, output: Path, check: bool, generator: str) -> int:
+    """Write `svg` to `output`, or with `check` only compare: 1 (and a line naming `generator`,
+    the script to run) when the file on disk is stale, else 0."""
+    if check:
+        current = output.read_text("utf-8") if output.exists() else ""
+        if current != svg:
+            print(f"{output} is stale: run {generator}", file=sys.stderr)
+            return 1
+        return 0
+    output.write_text(svg, "utf-8")
+    return 0
