@@ -15,6 +15,9 @@ Each row change is given the time the columns need to follow it before they are 
 (`SETTLE_S`): a column that a held switch pulled low rises only through its pull-up into the
 wire's capacitance, so read at once it can still be low and show a phantom switch on the newly
 selected row.
+
+A little over 400 lines for one concept: the scan, its settle time derived from the circuit,
+the debounce and the stuck-pad rule belong together.
 """
 
 from __future__ import annotations

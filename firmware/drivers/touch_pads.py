@@ -18,6 +18,10 @@ ignored until lifted, buttons give `ButtonPressed` and `ButtonReleased`. A chip 
 answering is a fault: its pads are let go, a `TouchChipFault` is reported (the OLED shows it),
 and it is opened again with back-off on the clock (the OLED's way) while the other chips and the
 game go on; a second `TouchChipFault` says when it answers again.
+
+Over 400 lines: three chips, their IRQ lines and the pad rules (count once, refuse two
+together, stuck) that the matrix applies too; sharing those rules with `matrix` is left for
+later.
 """
 
 from __future__ import annotations

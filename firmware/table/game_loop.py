@@ -10,6 +10,10 @@ What an input does depends on the mode (`firmware.table.modes`: play, the staff 
 test) and, in play, on the phase (`firmware.table.controls`). The sand timer
 (`firmware.table.sand_timer`) and sleep (`firmware.table.sleep`) ask for clock ticks, which come
 through this loop like inputs.
+
+Near 500 lines: the one place where input events become play. The modes, saving, sleep, the
+timer, the key's driving and the controls live in modules of their own; the dispatch, the
+notices and the views are what is left here.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ threshold (released when it falls below the release threshold) for the debounce 
 The chip samples every 2^ESI ms on the injected clock. Samples are computed when someone looks
 (a bus transaction) and on a clock timer while something is still changing, never while the
 electrodes are steady: an idle table costs nothing here either.
+
+About 500 lines: the chip's register map and its baseline, threshold, debounce and IRQ
+models, all of which the real driver reads or the table relies on.
 """
 
 from __future__ import annotations
