@@ -13,13 +13,14 @@ the memory are those of a separate process (`--startup-probe`), from its start t
 The tests run the same functions in a tiny configuration and check only the shape of the
 output: timing figures belong here, never in a test.
 
-About 500 lines, kept in one module (a tool, not shipped) so that every figure and its budget
+About 600 lines, kept in one module (a tool, not shipped) so that every figure and its budget
 are read in one place.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import random
@@ -67,6 +68,11 @@ OLED_SHARE_BUDGET = 0.35
 CPU_BUDGET_PERCENT = 1.0
 STARTUP_BUDGET_S = 2.0
 RSS_BUDGET_MB = 60.0
+HELD_S = 3.0
+HELD_SETTLE_S = 0.2
+"""Past the debounce and the press's own event: the held figure is the steady scanning alone."""
+TOUCH_CPU_BUDGET_MS = 2.0
+HELD_CPU_BUDGET_PERCENT = 5.0
 
 
 class BenchError(RuntimeError):
@@ -124,12 +130,72 @@ class BusTimer:
         self.transfers += 1
 
 
+class TableCpu:
+    """CPU time of the table's own threads (every thread but the bench's driving one), less the
+    virtual hardware's work done on them: the matrix circuit's settle, the virtual I2C bus's
+    transfers and the virtual strip's show, each timed with `time.thread_time` as it runs.
+
+    Read from outside through each thread's CPU clock (`pthread_getcpuclockid`): no code inside
+    the table's threads. The edge callbacks that gpiozero's mock pins run on the thread that moves
+    a switch (here the bench's) are not counted; on the Pi they run on lgpio's thread.
+    """
+
+    def __init__(self) -> None:
+        self._driver = threading.get_ident()
+        self._excluded = 0.0
+        self._lock = threading.Lock()
+        self._depth = threading.local()
+
+    def exclude(self, owner: object, name: str) -> None:
+        """Time `owner.name` (a method of the virtual hardware) apart from the table's CPU."""
+        method = getattr(owner, name, None)
+        if method is None:
+            return
+        original: Callable[..., Any] = method
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            depth = getattr(self._depth, "value", 0)
+            if depth or threading.get_ident() == self._driver:
+                return original(*args, **kwargs)
+            self._depth.value = 1
+            began = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent = time.thread_time() - began
+                self._depth.value = 0
+                with self._lock:
+                    self._excluded += spent
+
+        setattr(owner, name, timed)
+
+    def seconds(self) -> float:
+        """The table's CPU seconds so far: its threads' CPU clocks less the excluded work."""
+        total = 0.0
+        for thread in threading.enumerate():
+            if thread.ident is None or thread.ident == self._driver:
+                continue
+            with contextlib.suppress(OSError):  # the thread ended between the listing and the read
+                total += time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        with self._lock:
+            return total - self._excluded
+
+
+def _exclude_virtual_hardware(cpu: TableCpu, vt: VirtualTable, pixels: object) -> None:
+    cpu.exclude(vt.circuit, "settle")
+    for name in ("writeto", "readfrom_into", "writeto_then_readfrom"):
+        cpu.exclude(vt.bus, name)
+    cpu.exclude(pixels, "show")
+
+
 @dataclass
 class _LedLog:
     """Frames the strip showed: when, and the game state the loop had drawn."""
 
     frames: list[tuple[float, GameState]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    cpu: TableCpu = field(default_factory=TableCpu)
+    """The table's CPU time (kept here, beside the frames, since both come with the table)."""
 
     def note(self, state: GameState) -> None:
         with self.lock:
@@ -193,6 +259,7 @@ def pi_like_table(
         ) as vt,
     ):
         pixels.on_show = lambda: leds.note(vt.table.state)
+        _exclude_virtual_hardware(leds.cpu, vt, pixels)
         vt.start_loop()
         _display_worker_idle(vt)  # the start-up screen is not a game event
         yield vt, timer, leds
@@ -252,6 +319,8 @@ class Player:
         self._bus = bus
         self._leds = leds
         self.touches: list[TouchSample] = []
+        self.touch_cpu_s = 0.0
+        """Table CPU seconds from each press to the scanner's rest after its release."""
         self.event_bytes: list[int] = []
         """OLED bytes sent for each game event."""
 
@@ -281,6 +350,7 @@ class Player:
         vt = self._vt
         screen, sent = vt.display.screen, vt.bus.bytes_written
         frames, transfers = len(self._leds), self._bus.transfers
+        cpu = self._leds.cpu.seconds()
         closed_at = time.perf_counter()
         vt.circuit.press_pad(coord)
         _until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
@@ -295,6 +365,22 @@ class Player:
         oled_at = self._bus.last_end
         self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
         _scanner_idle(vt, released_at)
+        self.touch_cpu_s += self._leds.cpu.seconds() - cpu
+
+    def hold(self, seconds: float) -> float:
+        """Hold a covered card's pad (nothing to do but scan) and return the table's CPU share of
+        one core while it is held, after the press's own event."""
+        vt = self._vt
+        covered = sorted(vt.table.state.covered)
+        coord = covered[0] if covered else ALL_COORDS[0]
+        vt.circuit.press_pad(coord)
+        time.sleep(vt.config.inputs.debounce_ms / 1000 + HELD_SETTLE_S)
+        cpu, wall = self._leds.cpu.seconds(), time.perf_counter()
+        time.sleep(seconds)
+        share = (self._leds.cpu.seconds() - cpu) / (time.perf_counter() - wall)
+        vt.circuit.release_pad(coord)
+        _scanner_idle(vt, time.monotonic())
+        return 100 * share
 
     def _announce_clue(self) -> None:
         vt = self._vt
@@ -349,13 +435,16 @@ def measure_play(
     paced: bool = True,
     idle_s: float = IDLE_S,
     backend: str = "matrix",
+    held_s: float = HELD_S,
 ) -> dict[str, Any]:
-    """Touch latency and OLED traffic over `touches` touches of real games, then the idle cost
-    over `idle_s` seconds without input (pin reads, and the touch chips' status reads)."""
+    """Touch latency, OLED traffic and the table's CPU over `touches` touches of real games, its
+    CPU while a pad is held `held_s` seconds, then the idle cost over `idle_s` seconds without
+    input (pin reads, and the touch chips' status reads)."""
     config = bench_config(backend)
     with pi_like_table(state_dir, paced=paced, config=config) as (vt, bus, leds):
         player = Player(vt, bus, leds)
         player.play(touches)
+        held_percent = player.hold(held_s)
         time.sleep(min(idle_s, 0.5))  # the last screen has gone out; now nobody touches
         reads, cpu, wall = input_reads(vt), time.process_time(), time.perf_counter()
         time.sleep(idle_s)
@@ -373,6 +462,8 @@ def measure_play(
         },
         "idle_pin_reads_per_s": round(idle_reads / idle_wall, 3),
         "idle_cpu_percent": round(100 * idle_cpu / idle_wall, 3),
+        "cpu_ms_per_touch": round(1000 * player.touch_cpu_s / len(player.touches), 3),
+        "held_cpu_percent": round(held_percent, 3),
         "samples": {"touches": len(player.touches), "oled_events": len(events)},
     }
 
@@ -452,6 +543,8 @@ def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
         "oled_bytes_share": OLED_SHARE_BUDGET,
         "idle_pin_reads_per_s": 0,
         "idle_cpu_percent": CPU_BUDGET_PERCENT,
+        "cpu_ms_per_touch": TOUCH_CPU_BUDGET_MS,
+        "held_cpu_percent": HELD_CPU_BUDGET_PERCENT,
         "startup_s": STARTUP_BUDGET_S,
         "rss_mb": RSS_BUDGET_MB,
     }
@@ -465,6 +558,8 @@ def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
         "oled_bytes_share": share <= limits["oled_bytes_share"],
         "idle_pin_reads_per_s": figures["idle_pin_reads_per_s"] == 0,
         "idle_cpu_percent": figures["idle_cpu_percent"] < limits["idle_cpu_percent"],
+        "cpu_ms_per_touch": figures["cpu_ms_per_touch"] <= limits["cpu_ms_per_touch"],
+        "held_cpu_percent": figures["held_cpu_percent"] <= limits["held_cpu_percent"],
         "startup_s": figures["startup_s"] < limits["startup_s"],
         "rss_mb": figures["rss_mb"] < limits["rss_mb"],
     }
@@ -478,11 +573,17 @@ def run_bench(
     idle_s: float = IDLE_S,
     startup_runs: int = STARTUP_RUNS,
     backend: str = "matrix",
+    held_s: float = HELD_S,
 ) -> dict[str, Any]:
     """Every figure of `make bench`, with the budgets."""
     with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
         figures = measure_play(
-            Path(state), touches=touches, paced=paced, idle_s=idle_s, backend=backend
+            Path(state),
+            touches=touches,
+            paced=paced,
+            idle_s=idle_s,
+            backend=backend,
+            held_s=held_s,
         )
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
@@ -498,6 +599,8 @@ def comparison(figures: dict[str, Any]) -> str:
         "oled_bytes_share": figures["oled_bytes_share"],
         "idle_pin_reads_per_s": figures["idle_pin_reads_per_s"],
         "idle_cpu_percent": figures["idle_cpu_percent"],
+        "cpu_ms_per_touch": figures["cpu_ms_per_touch"],
+        "held_cpu_percent": figures["held_cpu_percent"],
         "startup_s": figures["startup_s"],
         "rss_mb": figures["rss_mb"],
     }
@@ -515,6 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--touches", type=int, default=TOUCHES, help="touches to time")
     parser.add_argument("--idle", type=float, default=IDLE_S, help="seconds of idle to measure")
+    parser.add_argument("--held", type=float, default=HELD_S, help="seconds to hold a pad")
     parser.add_argument("--startup-runs", type=int, default=STARTUP_RUNS)
     parser.add_argument("--unpaced", action="store_true", help="no bus pacing (quick checks)")
     parser.add_argument(
@@ -527,14 +631,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.startup_probe is not None:
         return startup_probe(args.startup_probe, paced=not args.unpaced, backend=args.backend)
-    if args.touches < 1 or args.idle <= 0 or args.startup_runs < 1:
-        parser.error("--touches and --startup-runs must be 1 or more, --idle more than 0")
+    if args.touches < 1 or args.idle <= 0 or args.held <= 0 or args.startup_runs < 1:
+        parser.error(
+            "--touches and --startup-runs must be 1 or more, --idle and --held more than 0"
+        )
     figures = run_bench(
         touches=args.touches,
         paced=not args.unpaced,
         idle_s=args.idle,
         startup_runs=args.startup_runs,
         backend=args.backend,
+        held_s=args.held,
     )
     print(json.dumps(figures, indent=2))
     print(comparison(figures), file=sys.stderr)

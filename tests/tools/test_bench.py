@@ -33,7 +33,8 @@ def test_the_bench_plays_the_longest_legal_game_on_any_key(seed: int) -> None:
 
 def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> None:
     out, err = io.StringIO(), io.StringIO()
-    argv = ["--touches", "2", "--idle", "0.1", "--startup-runs", "1", "--unpaced"]
+    argv = ["--touches", "2", "--idle", "0.1", "--held", "0.05", "--startup-runs", "1"]
+    argv.append("--unpaced")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert main(argv) == 0
     figures = json.loads(out.getvalue())
@@ -41,7 +42,8 @@ def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> Non
         assert set(figures[name]) == {"median", "p99"}
         assert 0 < figures[name]["median"] <= figures[name]["p99"]
     assert set(figures["oled_bytes_per_event"]) == {"sent", "full_frame"}
-    for name in ("idle_pin_reads_per_s", "idle_cpu_percent", "startup_s", "rss_mb"):
+    names = ("idle_pin_reads_per_s", "idle_cpu_percent", "startup_s", "rss_mb")
+    for name in (*names, "cpu_ms_per_touch", "held_cpu_percent"):
         assert isinstance(figures[name], int | float) and figures[name] >= 0
     assert figures["startup_s"] > 0 and figures["rss_mb"] > 0
     assert figures["samples"]["touches"] == 2
@@ -63,7 +65,7 @@ def test_touches_events_and_bytes_add_up_across_a_new_game(tmp_path: Path) -> No
         game_id = store.start_game(key, game.mode)
         store.save(game_id, game, [TimedAction(action, 0.0) for action in game.applied])
 
-    figures = measure_play(tmp_path, touches=3, paced=False, idle_s=0.1)
+    figures = measure_play(tmp_path, touches=3, paced=False, idle_s=0.1, held_s=0.05)
 
     # The last bystander, a clue, the assassin, a new game, a clue, a touch: six screens.
     assert figures["samples"] == {"touches": 3, "oled_events": 6}
@@ -80,8 +82,11 @@ def test_touches_events_and_bytes_add_up_across_a_new_game(tmp_path: Path) -> No
 
 
 def test_the_capacitive_backend_is_benched_the_same_way(tmp_path: Path) -> None:
-    figures = measure_play(tmp_path, touches=3, paced=False, idle_s=0.1, backend="mpr121")
+    figures = measure_play(
+        tmp_path, touches=3, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
+    )
     assert figures["samples"]["touches"] == 3
+    assert figures["cpu_ms_per_touch"] > 0 and figures["held_cpu_percent"] >= 0
     # Idle, the chips' IRQ lines stay high: no status read and no pin read.
     assert figures["idle_pin_reads_per_s"] == 0
     assert 0 < figures["touch_to_led_ms"]["median"] <= figures["touch_to_led_ms"]["p99"]
