@@ -177,3 +177,21 @@ MatrixEvent: TypeAlias = (
 
 InputEvent: TypeAlias = MatrixEvent | ButtonHeld | EncoderTurned | EncoderPushed | EncoderHeld
 """What the console puts on its queue."""
+
+
+PadOrButton: TypeAlias = Coord | ConsoleButton
+"""What a hand closes under the table: a card pad or a console button, on either input backend."""
+
+
+def released(switch: PadOrButton, at: float, held_s: float) -> PadReleased | ButtonReleased:
+    """The release of `switch` at `at`, after `held_s` seconds down: the same for both backends."""
+    if isinstance(switch, ConsoleButton):
+        return ButtonReleased(switch, at, held_s)
+    return PadReleased(switch, at, held_s)
+
+
+def pad_of(switch: PadOrButton) -> Coord:
+    """The card of a pad; `TypeError` for a console button, where a pad was meant."""
+    if not isinstance(switch, Coord):
+        raise TypeError(f"{switch} is not a card pad")
+    return switch

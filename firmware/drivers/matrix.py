@@ -35,13 +35,14 @@ from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.events import (
     ButtonPressed,
-    ButtonReleased,
     ConsoleButton,
     MatrixEvent,
     MultiplePads,
+    PadOrButton,
     PadPressed,
-    PadReleased,
     PadStuck,
+    pad_of,
+    released,
 )
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
@@ -59,7 +60,7 @@ BUTTONS_BY_ROW: tuple[ConsoleButton, ...] = (
 ROW_COUNT = SIZE
 COLUMN_COUNT = SIZE + 1
 
-MatrixSwitch: TypeAlias = Coord | ConsoleButton
+MatrixSwitch: TypeAlias = PadOrButton
 """What sits at a matrix position: a card pad or a console button."""
 
 PI_PULL_UP_OHMS = 65_000.0
@@ -383,7 +384,7 @@ class SwitchMatrix:
             if pad.down and not pad.stuck and now - pad.down_since >= self._stuck_after_s:
                 pad.stuck = True
                 pad.reported = True
-                events.append(PadStuck(_coord(pad), now))
+                events.append(PadStuck(pad_of(pad.switch), now))
         for pad in pads:
             if pad.down and not (pad.reported or pad.spoiled or pad.stuck):
                 self._count_pad(pad, pads, now, events)
@@ -392,11 +393,7 @@ class SwitchMatrix:
         contact.down = False
         held_s = contact.raw_since - contact.down_since
         if contact.reported:
-            switch = contact.switch
-            if isinstance(switch, ConsoleButton):
-                events.append(ButtonReleased(switch, contact.raw_since, held_s))
-            else:
-                events.append(PadReleased(switch, contact.raw_since, held_s))
+            events.append(released(contact.switch, contact.raw_since, held_s))
         contact.reported = contact.spoiled = contact.stuck = False
 
     def _close(self, contact: _Contact, events: list[MatrixEvent]) -> None:
@@ -413,7 +410,7 @@ class SwitchMatrix:
         others = [other for other in pads if other is not pad and other.touched and not other.stuck]
         if not others:
             pad.reported = True
-            events.append(PadPressed(_coord(pad), pad.down_since))
+            events.append(PadPressed(pad_of(pad.switch), pad.down_since))
             return
         together = [other for other in others if other.down]
         if not together:
@@ -421,12 +418,5 @@ class SwitchMatrix:
             return
         for contact in (pad, *together):
             contact.spoiled = True
-        coords = sorted(_coord(contact) for contact in (pad, *together))
+        coords = sorted(pad_of(contact.switch) for contact in (pad, *together))
         events.append(MultiplePads(tuple(coords), now))
-
-
-def _coord(contact: _Contact) -> Coord:
-    switch = contact.switch
-    if not isinstance(switch, Coord):
-        raise TypeError(f"{switch} is not a card pad")
-    return switch

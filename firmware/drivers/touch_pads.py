@@ -40,14 +40,15 @@ from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.events import (
     ButtonPressed,
-    ButtonReleased,
     ConsoleButton,
     MatrixEvent,
     MultiplePads,
+    PadOrButton,
     PadPressed,
-    PadReleased,
     PadStuck,
     TouchChipFault,
+    pad_of,
+    released,
 )
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ RELEASE_THRESHOLD = 6
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 
-TouchSwitch = Coord | ConsoleButton
+TouchSwitch = PadOrButton
 
 
 def electrode_of(switch: TouchSwitch) -> tuple[int, int]:
@@ -398,11 +399,7 @@ class TouchPads:
             contact.stuck_timer = None
         held_s = now - contact.down_since
         if contact.reported:
-            switch = contact.switch
-            if isinstance(switch, ConsoleButton):
-                events.append(ButtonReleased(switch, now, held_s))
-            else:
-                events.append(PadReleased(switch, now, held_s))
+            events.append(released(contact.switch, now, held_s))
         contact.reported = contact.spoiled = contact.stuck = False
 
     def _close(self, contact: _Contact, now: float, events: list[MatrixEvent]) -> None:
@@ -428,11 +425,11 @@ class TouchPads:
                 others = [other for other in pads if other is not pad and not other.stuck]
                 if not others:
                     pad.reported = True
-                    events.append(PadPressed(_coord(pad), pad.down_since))
+                    events.append(PadPressed(pad_of(pad.switch), pad.down_since))
                     continue
                 for contact in (pad, *others):
                     contact.spoiled = True
-                coords = sorted(_coord(contact) for contact in (pad, *others))
+                coords = sorted(pad_of(contact.switch) for contact in (pad, *others))
                 events.append(MultiplePads(tuple(coords), now))
 
     def _stuck(self, contact: _Contact, since: float) -> None:
@@ -441,16 +438,9 @@ class TouchPads:
                 return
             contact.stuck_timer = None
             contact.stuck = contact.reported = True
-            event = PadStuck(_coord(contact), self._clock.monotonic())
+            event = PadStuck(pad_of(contact.switch), self._clock.monotonic())
         self._sink(event)
 
     def _emit(self, events: list[MatrixEvent]) -> None:
         for event in events:
             self._sink(event)
-
-
-def _coord(contact: _Contact) -> Coord:
-    switch = contact.switch
-    if not isinstance(switch, Coord):
-        raise TypeError(f"{switch} is not a card pad")
-    return switch
