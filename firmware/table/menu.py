@@ -3,8 +3,9 @@
 A long encoder push opens it. Mode, language, LED brightness, the colour-blind palette (off, or
 which team's lights blink), timer length, auto timer and strict timer cycle through their values
 on each push; last actions shows the game's actions, new match (the match's score starts again)
-closes the menu, and pad test and exit leave it. The footer says how to use it, or, on a mode
-that differs from the game in play, that the mode applies from the next game.
+closes the menu, and pad test and exit leave it. The footer says how to use it: on a value, that
+a push changes it; on an action, what a push does; on a mode that differs from the game in play,
+that the mode applies from the next game.
 """
 
 from __future__ import annotations
@@ -46,6 +47,14 @@ class MenuChoice(Enum):
     PAD_TEST = "pad-test"
     EXIT = "exit"
 
+
+ACTION_HINTS = {
+    MenuItem.LAST_ACTIONS: N_("Turn: move · Push: show"),
+    MenuItem.NEW_MATCH: N_("Turn: move · Push: begin"),
+    MenuItem.PAD_TEST: N_("Turn: move · Push: start"),
+    MenuItem.EXIT: N_("Turn: move · Push: leave"),
+}
+"""The footer on each line where a push acts rather than changes a value (`m.MENU_HINT`)."""
 
 ITEMS = tuple(MenuItem)
 PALETTES: tuple[Team | None, ...] = (None, Team.BLUE, Team.RED)
@@ -125,5 +134,5 @@ class Menu:
         )
         # The game in play keeps its mode: say so while the menu shows another one.
         next_game = self.item is MenuItem.MODE and settings.mode is not playing
-        hint = _(m.FROM_NEXT_GAME if next_game else m.MENU_HINT)
+        hint = _(m.FROM_NEXT_GAME if next_game else ACTION_HINTS.get(self.item, m.MENU_HINT))
         return MenuView(title=_(m.MENU), items=items, index=self.index, hint=hint)
