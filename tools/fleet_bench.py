@@ -80,7 +80,7 @@ def play_tables(job: Job, out: Any) -> None:
         publisher = FleetPublisher(
             FleetConfig(broker=url, table=table), HealthReading(folder, time.monotonic())
         ).start()
-        publisher.show(vt.table.state)
+        publisher.show(vt.table.state, vt.table.match_score)
         vt.table.observer = publisher
         tables.append((vt, publisher))
     for _, publisher in tables:

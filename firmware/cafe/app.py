@@ -19,7 +19,7 @@ from firmware.cafe.model import Cafe
 from firmware.cafe.web import CafeWeb
 
 COLUMNS = ("table", "online", "state", "score", "health", "last")
-HEADINGS = ("Table", "Online", "Game", "Agents", "Health", "Last action")
+HEADINGS = ("Table", "Online", "Game", "Score", "Health", "Last action")
 
 
 class CafeApp(App[None]):

@@ -64,7 +64,12 @@ def _score(game: dict[str, Any] | None) -> str:
     if game is None:
         return "-"
     remaining = " ".join(f"{team} {n}" for team, n in sorted(game["remaining"].items()))
-    return f"agents left: {remaining}" + (f"; score {game['score']}" if game["score"] else "")
+    shown = f"agents left: {remaining}" + (f"; score {game['score']}" if game["score"] else "")
+    match = game.get("match")  # absent from a table of a version before it
+    if match is None:
+        return shown
+    played = f"{match['games']} game" + ("" if match["games"] == 1 else "s")
+    return f"{shown}; match red {match['red']} · blue {match['blue']} ({played})"
 
 
 def _health(health: dict[str, Any] | None) -> str:
@@ -140,7 +145,8 @@ def read(topic: str, payload: bytes) -> tuple[str, str, dict[str, Any]]:
     if message.get("table") != table:
         raise BadMessageError("its table differs from its topic's")
     for name, check in _FIELDS[kind].items():
-        if name not in message or not check(message[name]):
+        present = name in message or name in _ADDED
+        if not present or not check(message.get(name)):
             raise BadMessageError(f"{kind}.{name} missing or of the wrong type")
     return table, kind, message
 
@@ -163,6 +169,9 @@ def _count(value: Any) -> bool:
     return type(value) is int and 0 <= value <= 1_000_000_000
 
 
+_ADDED: Final = frozenset({"match"})
+"""Fields added to schema 1 after its first tables: a message without them is still read."""
+
 _FIELDS: Final[dict[str, dict[str, Any]]] = {
     "status": {"status": lambda v: v in ("online", "offline")},
     "game": {
@@ -184,6 +193,13 @@ _FIELDS: Final[dict[str, dict[str, Any]]] = {
         "winner": _optional(_text),
         "reason": _optional(_text),
         "score": _optional(_count),
+        "match": _optional(
+            lambda v: (
+                isinstance(v, dict)
+                and len(v) <= 8
+                and all(_count(v.get(name)) for name in ("red", "blue", "games"))
+            )
+        ),
     },
     "health": {
         "stuck_pads": lambda v: isinstance(v, list) and len(v) <= 30 and all(map(_text, v)),

@@ -26,7 +26,7 @@ td.problem { color: #fc4; font-weight: bold; }
 #status { color: #999; margin-top: 1em; }
 </style></head>
 <body><h1>Codenames café</h1>
-<table><thead><tr><th>Table</th><th>Online</th><th>Game</th><th>Agents</th><th>Health</th>
+<table><thead><tr><th>Table</th><th>Online</th><th>Game</th><th>Score</th><th>Health</th>
 <th>Last action</th></tr></thead><tbody id="tables"></tbody></table>
 <p id="status">waiting for the tables…</p>
 <script>

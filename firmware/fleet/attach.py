@@ -37,7 +37,7 @@ def reporting(
         )
     except BrokerError as error:  # a port out of range, which the config's pattern lets by
         raise UsageError(f"fleet.broker: {error}") from error
-    publisher.show(table.state)
+    publisher.show(table.state, table.match_score)
     table.observer = publisher
     with publisher:
         try:

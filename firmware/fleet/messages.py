@@ -1,12 +1,14 @@
 """The fleet's messages: topics under `codenames/<table>/` and their JSON, schema version 1.
 
 `status` (retained): `online`, or `offline` as the last will. `game` (retained): the public
-state, what anyone at the table can see: never the key, nor anything read from it but the
-identities of covered cards and the agents left per team, which the table shows. `health`
-(retained): what staff should look at. `events` (not retained): each accepted action as the
-table words it. Every message is a JSON object with `schema`, `table` and `at` (seconds since
-the epoch, when the table wrote it). Only the standard library and the rules are used here, so
-the café reads messages with the same code that writes them.
+state, what anyone at the table can see, and the match's wins: never the key, nor anything read
+from it but the identities of covered cards and the agents left per team, which the table
+shows. `health` (retained): what staff should look at. `events` (not retained): each accepted
+action as the table words it. Every message is a JSON object with `schema`, `table` and `at`
+(seconds since the epoch, when the table wrote it). A reader ignores fields it does not know: a
+field added keeps the schema's version, a field whose meaning changes bumps it. Only the
+standard library and the rules are used here, so the café reads messages with the same code
+that writes them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any, Final
 from board_rules.codenames import GameState
 
 SCHEMA: Final = 1
-"""Bump when a message changes shape; readers refuse other versions, never guess."""
+"""Bump when a field changes its meaning (not for a field added, which readers ignore until
+they know it); readers refuse other versions, never guess."""
 ROOT: Final = "codenames"
 KINDS: Final = ("status", "game", "health", "events")
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -35,9 +38,11 @@ def envelope(table: str, at: float, **fields: Any) -> dict[str, Any]:
     return {"schema": SCHEMA, "table": table, "at": round(at, 3), **fields}
 
 
-def public_game(state: GameState) -> dict[str, Any]:
-    """The game as anyone at the table sees it: `GameState.to_dict` without the key."""
+def public_game(state: GameState, match: tuple[int, int]) -> dict[str, Any]:
+    """The game as anyone at the table sees it: `GameState.to_dict` without the key, and the
+    match under way, `match` being its wins (red, blue)."""
     public = state.to_dict()
+    red, blue = match
     # Named, not filtered: a field added to the state later stays off the wire until it is
     # judged public here.
     return {
@@ -55,6 +60,9 @@ def public_game(state: GameState) -> dict[str, Any]:
             "reason",
             "score",
         )
+    } | {
+        # Every finished standard game has a winner, so the match's games are its wins.
+        "match": {"red": red, "blue": blue, "games": red + blue}
     }
 
 

@@ -97,18 +97,24 @@ class FleetPublisher:
         self._offer(_WAKE)
 
     def played(
-        self, action: str, state: GameState, words: tuple[str, ...], not_saving: SaveFault | None
+        self,
+        action: str,
+        state: GameState,
+        match: tuple[int, int],
+        words: tuple[str, ...],
+        not_saving: SaveFault | None,
     ) -> None:
         """Note the public state and queue the event."""
-        self.show(state)
+        self.show(state, match)
         self._health.not_saving = None if not_saving is None else not_saving.value
         self._offer(
             envelope(self.fleet.table, self._wall_clock(), action=action, words=list(words))
         )
 
-    def show(self, state: GameState) -> None:
-        """Make `state`'s public part the latest `game` (the resumed game, at start)."""
-        self._latest_game = public_game(state)
+    def show(self, state: GameState, match: tuple[int, int]) -> None:
+        """Make `state`'s public part and the `match`'s wins (red, blue) the latest `game` (the
+        resumed game, at start)."""
+        self._latest_game = public_game(state, match)
 
     def _offer(self, item: dict[str, Any] | str) -> None:
         try:

@@ -250,6 +250,11 @@ class Table:
         return self._current.game.state
 
     @property
+    def match_score(self) -> tuple[int, int]:
+        """Games won (red, blue) in the match under way, the game in play once it is won."""
+        return self._match.score(self.state)
+
+    @property
     def saving(self) -> bool:
         """False while actions cannot be written to disk."""
         return self._saver.fault is None
@@ -366,7 +371,9 @@ class Table:
 
     def _tell_observer(self, action: str) -> None:
         if self.observer is not None:
-            self.observer.played(action, self.state, self._notice, self._saver.fault)
+            self.observer.played(
+                action, self.state, self.match_score, self._notice, self._saver.fault
+            )
 
     def _undo_new_game(self, left: tuple[RecordedGame, ClueNumber], now: float) -> bool:
         # One step back only: the game replaced, as it was. The sand timer is not brought back:
@@ -388,6 +395,7 @@ class Table:
         self._match_left = MatchTally(counts_current=False)
         self._saver.open_match(self._wall_clock(), self._current, moving=moving)
         self._show_notice(now, m.NEW_MATCH, *(() if moving else (m.FROM_NEXT_GAME,)))
+        self._tell_observer("new match")
 
     def _start_timer(self, now: float) -> None:
         if not self.settings.timer_s:

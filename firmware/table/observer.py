@@ -21,8 +21,13 @@ class TableObserver(Protocol):
         """An input reached the game loop (a stuck pad's report among them)."""
 
     def played(
-        self, action: str, state: GameState, words: tuple[str, ...], not_saving: SaveFault | None
+        self,
+        action: str,
+        state: GameState,
+        match: tuple[int, int],
+        words: tuple[str, ...],
+        not_saving: SaveFault | None,
     ) -> None:
-        """`action` was accepted (or a game dealt or brought back): `state` is the game now,
-        which still holds the key, `words` what the OLED says of it, `not_saving` why it could
-        not be saved, if so."""
+        """`action` was accepted (or a game dealt or brought back, or a match begun): `state`
+        is the game now, which still holds the key, `match` the match's wins (red, blue),
+        `words` what the OLED says of it, `not_saving` why it could not be saved, if so."""

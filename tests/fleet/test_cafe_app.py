@@ -63,7 +63,7 @@ def test_the_view_follows_a_table_through_a_real_broker(broker: Mosquitto, tmp_p
                     VirtualTable(STILL, tmp_path / "state", rng=random.Random(2)) as vt,
                     publisher_for(broker, tmp_path) as publisher,
                 ):
-                    publisher.show(vt.table.state)
+                    publisher.show(vt.table.state, vt.table.match_score)
                     vt.table.observer = publisher
                     announce(vt, detents=2)
                     table = app.query_one("#tables", DataTable)

@@ -19,7 +19,7 @@ from firmware.fleet.messages import encode, envelope, public_game
 def game_payload(table: str = "t1") -> bytes:
     game = Game(generate_key(random.Random(5)), Mode.STANDARD)
     state = game.play(parse_action("clue 2"))
-    return encode(envelope(table, 1.0, **public_game(state)))
+    return encode(envelope(table, 1.0, **public_game(state, (1, 0))))
 
 
 def test_messages_fill_a_tables_row() -> None:
@@ -39,11 +39,27 @@ def test_messages_fill_a_tables_row() -> None:
     cells = cafe.tables["t1"].cells()
     assert cells["online"] == "online"
     assert cells["state"].endswith(": guess, clue 2, 3 left")
+    assert cells["score"].endswith("; match red 1 · blue 0 (1 game)")
     assert cells["health"] == "stuck C3; OLED down; NOT SAVING: disk full"
     assert cells["last"] == "clue 2"
     assert cafe.rejected == 0
     cafe.receive("codenames/t1/status", encode(envelope("t1", 2.0, status="offline")))
     assert cafe.tables["t1"].cells()["online"] == "OFFLINE"
+
+
+def test_a_game_without_the_match_of_an_older_table_is_still_read() -> None:
+    cafe = Cafe()
+    older = json.loads(game_payload())
+    del older["match"]
+    assert cafe.receive("codenames/t1/game", encode(older)) == "t1"
+    assert "agents left" in cafe.tables["t1"].cells()["score"]
+    assert "match" not in cafe.tables["t1"].cells()["score"]
+
+
+def with_match(match: object) -> bytes:
+    game = json.loads(game_payload())
+    game["match"] = match
+    return encode(game)
 
 
 HOSTILE = [
@@ -59,6 +75,9 @@ HOSTILE = [
     ("codenames/t1/events", encode(envelope("t1", 1, action="x" * 500, words=[])), "action"),
     ("codenames/t1/events", encode(envelope("t1", 1, action="a\x1b[2J", words=[])), "action"),
     ("codenames/t1/health", encode(envelope("t1", 1, stuck_pads="C3")), "stuck_pads"),
+    ("codenames/t1/game", with_match({"red": -1, "blue": 0, "games": 0}), "game.match"),
+    ("codenames/t1/game", with_match({"red": 1, "blue": 0}), "game.match"),
+    ("codenames/t1/game", with_match("red 1"), "game.match"),
 ]
 
 

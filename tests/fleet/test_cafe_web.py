@@ -85,7 +85,7 @@ def test_the_page_follows_a_table_live(broker: Mosquitto, cafe_page: str, tmp_pa
             VirtualTable(STILL, tmp_path / "state", rng=rng) as vt,
             publisher_for(broker, tmp_path) as publisher,
         ):
-            publisher.show(vt.table.state)
+            publisher.show(vt.table.state, vt.table.match_score)
             vt.table.observer = publisher
             wait.until(lambda d: "online" in row_text(d, "table-3"))
             loaded = driver.execute_script("return performance.timeOrigin")

@@ -59,7 +59,7 @@ def test_a_broker_restarted_mid_game_gets_the_table_back(
                     for k, v in listener.latest(game).items()
                     if k not in ("schema", "table", "at")
                 }
-                == public_game(vt.table.state)
+                == public_game(vt.table.state, vt.table.match_score)
             )
         )
         health = f"codenames/{TABLE}/health"

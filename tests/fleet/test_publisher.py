@@ -60,7 +60,7 @@ def test_a_played_game_arrives_public_and_never_with_the_key(
         VirtualTable(STILL, tmp_path / "state", rng=rng) as vt,
         publisher_for(broker, tmp_path) as publisher,
     ):
-        publisher.show(vt.table.state)
+        publisher.show(vt.table.state, vt.table.match_score)
         vt.table.observer = publisher
         assert publisher.wait_connected(10)
         play_random_game(vt, rng)
@@ -72,7 +72,7 @@ def test_a_played_game_arrives_public_and_never_with_the_key(
         game = listener.latest(topic)
         assert game["schema"] == SCHEMA and game["table"] == TABLE
         assert {k: v for k, v in game.items() if k not in ("schema", "table", "at")} == (
-            public_game(final)
+            public_game(final, vt.table.match_score)
         )
         applied = len(vt.table.game.applied)
         assert listener.wait_for(lambda _: len(listener.on(f"codenames/{TABLE}/events")) == applied)
