@@ -31,13 +31,21 @@ def listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def start(folder: Path, port: int, users: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+def start(
+    folder: Path,
+    port: int,
+    users: dict[str, str] | None = None,
+    tls: tuple[Path, Path] | None = None,
+) -> subprocess.Popen[bytes]:
     """Mosquitto on 127.0.0.1:`port`, its config in `folder`, anonymous unless `users` (name:
-    password) are given; returned once it listens. RuntimeError when it cannot start."""
+    password) are given, speaking TLS only when `tls` names its certificate and key files (PEM);
+    returned once it listens. RuntimeError when it cannot start."""
     found = binary()
     if found is None:
         raise RuntimeError("mosquitto is not installed (apt-get install mosquitto)")
     lines = [f"listener {port} 127.0.0.1", "persistence false", "max_queued_messages 10000"]
+    if tls is not None:
+        lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
     if os.geteuid() == 0:
         # As root it would become the `mosquitto` user, who cannot read a private folder.
         lines.append("user root")
@@ -54,14 +62,16 @@ def start(folder: Path, port: int, users: dict[str, str] | None = None) -> subpr
         lines.append("allow_anonymous true")
     conf = folder / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n")
-    process = subprocess.Popen(
-        [found, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    log = folder / "mosquitto.log"
+    with log.open("wb") as errors:
+        process = subprocess.Popen([found, "-c", str(conf)], stdout=errors, stderr=errors)
     end = time.monotonic() + LISTEN_WAIT_S
     while not listening(port):
         if process.poll() is not None or time.monotonic() > end:
             process.kill()
             process.wait()
-            raise RuntimeError(f"mosquitto did not listen on port {port} (config {conf})")
+            raise RuntimeError(
+                f"mosquitto did not listen on port {port} (config {conf}, log {log})"
+            )
         time.sleep(0.01)
     return process

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -199,6 +200,13 @@ class FleetPublisher:
         assert self._client is not None
         try:
             self._client.connect(self.address.host, self.address.port, self.fleet.keepalive_s)
+        except ssl.SSLCertVerificationError as error:
+            trusted = self.fleet.ca_file or "the system's"
+            self._report(
+                f"the broker {self.address} is not trusted: {error.verify_message}"
+                f" (CA file {trusted})"
+            )
+            return False
         except (OSError, BrokerError) as error:
             self._report(f"cannot reach the broker {self.address}: {error}")
             return False

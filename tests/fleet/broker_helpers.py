@@ -42,17 +42,19 @@ class Mosquitto:
     folder: Path
     port: int = field(default_factory=mosquitto.free_port)
     users: dict[str, str] = field(default_factory=dict)
+    tls: tuple[Path, Path] | None = None
+    """Its certificate and key: it speaks TLS only (`mqtts://`)."""
     process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtt' if self.tls is None else 'mqtts'}://127.0.0.1:{self.port}"
 
     def start(self) -> Mosquitto:
         if mosquitto.binary() is None:
             pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
         try:
-            self.process = mosquitto.start(self.folder, self.port, self.users)
+            self.process = mosquitto.start(self.folder, self.port, self.users, self.tls)
         except RuntimeError as error:
             pytest.fail(str(error))
         return self
@@ -81,9 +83,12 @@ class Received:
 
 
 class Listener:
-    """Subscribes to every table's topics and keeps each message, in order."""
+    """Subscribes to every table's topics and keeps each message, in order; over TLS,
+    trusting `ca`, when the broker speaks it, as `user` (name, password) when given."""
 
-    def __init__(self, broker: Mosquitto) -> None:
+    def __init__(
+        self, broker: Mosquitto, ca: Path | None = None, user: tuple[str, str] | None = None
+    ) -> None:
         self.messages: list[Received] = []
         self._lock = threading.Condition()
         self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-listener")
@@ -93,6 +98,10 @@ class Listener:
         self._client.on_message = self._on_message
         # Back at once when a test restarts the broker, not after paho's growing back-off.
         self._client.reconnect_delay_set(1, 1)
+        if broker.tls is not None:
+            self._client.tls_set(ca_certs=None if ca is None else str(ca))
+        if user is not None:
+            self._client.username_pw_set(*user)
         self._client.connect("127.0.0.1", broker.port, 5)
         self._client.loop_start()
         if not subscribed.wait(WAIT_S):
