@@ -2,7 +2,8 @@
 
 Without `--headless` it opens the on-screen game (`firmware.coda.app`, imported only then:
 Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3 of easy and
-hard, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from `--seed`.
+hard, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from `--seed`; the
+person first chooses their seat in the order of play.
 
 `--headless --players hard,random --games G --seed S` lets 2 to 4 computer players play G games,
 the winner of each starting the next (the first is started by player 1), or with `--rotate` the
@@ -89,6 +90,7 @@ def build_app(args: argparse.Namespace) -> CodaApp:
         rng=rng,
         rotate=args.rotate,
         time_rule=args.timer,
+        choose_seat=True,
     )
 
 

@@ -29,6 +29,7 @@ from board_rules.coda import DASH, Color, GameState, Level, game_tiles, opening_
 from firmware.coda.controller import COMPUTER_DELAY_S, TIME_RULE_S, CodaController
 from firmware.coda.help import HelpScreen
 from firmware.coda.scene import scene
+from firmware.coda.seat import SeatScreen
 from firmware.coda.texts import CodaTexts, coda_texts
 from firmware.coda.widgets import (
     TILE_WIDTH,
@@ -94,7 +95,8 @@ def _game_screen(texts: CodaTexts) -> Screen[None]:
 
 
 class CodaApp(StyledApp):
-    """Coda against computer opponents; the person is player 0 and plays the first game first."""
+    """Coda against computer opponents; the person is player 0 and plays the first game first,
+    or in the seat they choose at the start (`choose_seat`)."""
 
     ENABLE_COMMAND_PALETTE = False
     CSS_PATH = style_sheets("coda.tcss")
@@ -115,8 +117,11 @@ class CodaApp(StyledApp):
         first_game: GameState | None = None,
         rotate: bool = False,
         time_rule: bool = False,
+        choose_seat: bool = False,
     ) -> None:
-        """The options are `CodaController`'s; `language` chooses the texts."""
+        """The options are `CodaController`'s; `language` chooses the texts; with
+        `choose_seat` the person first chooses their seat in the order of play (`SeatScreen`).
+        """
         texts = coda_texts(language)
         self.game = CodaController(
             opponents,
@@ -138,6 +143,8 @@ class CodaApp(StyledApp):
         self._logged: list[str] = []
         """The log lines on screen."""
         self._mounted = False
+        self.asks_seat = choose_seat
+        """True when the person chooses their seat at the start."""
 
     # Layout
 
@@ -196,6 +203,14 @@ class CodaApp(StyledApp):
         self._log_view = self.query_one(Log)
         self._mounted = True
         self._go_on()
+        if self.asks_seat and self.game.seat_open:
+            self.push_screen(SeatScreen(self.game), self._seated)
+
+    def _seated(self, seat: int | None) -> None:
+        """The seat chosen on `SeatScreen`: the first game dealt again if the person does not
+        play first (the computers before them then play)."""
+        if seat is not None and self.game.choose_seat(seat):
+            self._go_on()
 
     def on_resize(self) -> None:
         # The tiles wrap onto a second line rather than run off a narrow window.

@@ -113,7 +113,8 @@ def cycle(items: Sequence[_T], current: _T | None, step: int) -> _T:
 
 
 class CodaController:
-    """Coda against computer opponents; the person plays the first game first."""
+    """Coda against computer opponents; the person plays the first game first, or in the seat
+    they choose before its first move (`choose_seat`)."""
 
     def __init__(
         self,
@@ -156,6 +157,8 @@ class CodaController:
         if first_game is not None and first_game.players != self.players:
             raise ValueError(f"the first game has {first_game.players} seats, not {self.players}")
         self.state = first_game or self._deal(starter=HUMAN)
+        self._seat_open = first_game is None
+        """True until the first move: see `choose_seat`."""
         """The whole game: only the rules, the computers and the end of the game read it."""
         self._view: tuple[GameState, PlayerView] | None = None
         self.wins = [0] * self.players
@@ -211,6 +214,7 @@ class CodaController:
         changes nothing when the rules refuse it."""
         before, state = self.view, self.state
         self.state = apply(self.state, action)
+        self._seat_open = False
         self._follow_insertion(state)
         named = None
         if isinstance(action, Attack):
@@ -284,6 +288,30 @@ class CodaController:
         if self.rotate:
             return (self.state.starter + 1) % self.players
         return self.state.winner
+
+    @property
+    def seat_open(self) -> bool:
+        """True until the first move of the first game: the person may still choose a seat."""
+        return self.games == 1 and self._seat_open
+
+    def seat_order(self, seat: int) -> tuple[int, ...]:
+        """The players in the order of play when the person takes `seat` (1: first)."""
+        starter = (HUMAN - (seat - 1)) % self.players
+        return tuple((starter + step) % self.players for step in range(self.players))
+
+    def choose_seat(self, seat: int) -> bool:
+        """Before the first move: deal the first game again so that the person plays
+        `seat`-th (1: first, as dealt); False, and nothing changes, once play has begun or for
+        a seat the table does not have."""
+        if not self.seat_open or not 1 <= seat <= self.players:
+            return False
+        starter = self.seat_order(seat)[0]
+        if starter != self.state.starter:
+            self.state = self._deal(starter=starter)
+            self._log = [(self.texts["log_new_game"].format(player=self.names[starter]), None)]
+            self._sync_choices()
+            self.settle()
+        return True
 
     def new_game(self) -> bool:
         """Once a game is over: the next game, started by `next_starter`."""

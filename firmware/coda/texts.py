@@ -90,6 +90,8 @@ class CodaTexts(TypedDict):
     key_quit: str
     key_close: str
     help_title: str
+    seat_title: str
+    seat_prompt: str
     help: str
 
 
@@ -166,6 +168,9 @@ ENGLISH: Final[CodaTexts] = {
     "key_help": "help",
     "key_quit": "quit",
     "key_close": "close",
+    "seat_title": "Your seat",
+    "seat_prompt": "Choose your place in the order of play: 1 to {last}, or click a line "
+    "(⏎ or Esc: you play first)",
     "help_title": "How to play Coda",
     "help": (
         "Everyone hides a row of numbered tiles, 0 to 11, black and white, in ascending "
@@ -186,6 +191,9 @@ ENGLISH: Final[CodaTexts] = {
         "in vain against the chosen tile.\n\n"
         "With --timer the optional time rule is played: an attack not made within a minute "
         "and 20 seconds counts as a wrong one (after a right attack, as a stop).\n\n"
+        "Before the first move you choose your seat in the order of play (1 plays first). "
+        "With --rotate each new game is started by the next player in order rather than by "
+        "the winner.\n\n"
         "Esc closes this help."
     ),
 }
@@ -262,6 +270,9 @@ SPANISH: Final[CodaTexts] = {
     "key_help": "ayuda",
     "key_quit": "salir",
     "key_close": "cerrar",
+    "seat_title": "Tu puesto",
+    "seat_prompt": "Elige tu puesto en el orden de juego: de 1 a {last}, o haz clic en una "
+    "línea (⏎ o Esc: juegas primero)",
     "help_title": "Cómo se juega a Coda",
     "help": (
         "Cada jugador esconde una fila de fichas numeradas, del 0 al 11, negras y blancas, en "
@@ -282,6 +293,9 @@ SPANISH: Final[CodaTexts] = {
         "valores ya fallados contra la ficha elegida.\n\n"
         "Con --timer se juega la regla opcional del tiempo: un ataque que no se hace en un "
         "minuto y 20 segundos cuenta como un fallo (tras un acierto, como plantarse).\n\n"
+        "Antes de la primera jugada eliges tu puesto en el orden de juego (el 1 juega "
+        "primero). Con --rotate cada partida nueva la empieza el jugador siguiente en el "
+        "orden, no el ganador.\n\n"
         "Esc cierra esta ayuda."
     ),
 }
@@ -360,6 +374,9 @@ PORTUGUESE: Final[CodaTexts] = {
     "key_help": "ajuda",
     "key_quit": "sair",
     "key_close": "fechar",
+    "seat_title": "O teu lugar",
+    "seat_prompt": "Escolhe o teu lugar na ordem de jogo: de 1 a {last}, ou carrega numa "
+    "linha (⏎ ou Esc: jogas primeiro)",
     "help_title": "Como jogar Coda",
     "help": (
         "Cada jogador esconde uma fila de peças numeradas, de 0 a 11, pretas e brancas, por "
@@ -379,6 +396,9 @@ PORTUGUESE: Final[CodaTexts] = {
         "errados contra a peça escolhida.\n\n"
         "Com --timer joga-se a regra opcional do tempo: um ataque não feito num minuto e 20 "
         "segundos conta como um erro (depois de um acerto, como parar).\n\n"
+        "Antes da primeira jogada escolhes o teu lugar na ordem de jogo (o 1 joga "
+        "primeiro). Com --rotate cada partida nova é começada pelo jogador seguinte na "
+        "ordem, e não pelo vencedor.\n\n"
         "Esc fecha esta ajuda."
     ),
 }
@@ -459,6 +479,9 @@ ITALIAN: Final[CodaTexts] = {
     "key_help": "aiuto",
     "key_quit": "esci",
     "key_close": "chiudi",
+    "seat_title": "Il tuo posto",
+    "seat_prompt": "Scegli il tuo posto nell'ordine di gioco: da 1 a {last}, o clic su una "
+    "riga (⏎ o Esc: giochi per primo)",
     "help_title": "Come si gioca a Coda",
     "help": (
         "Ognuno nasconde una fila di tessere numerate, da 0 a 11, nere e bianche, in ordine "
@@ -479,6 +502,9 @@ ITALIAN: Final[CodaTexts] = {
         "già sbagliati contro la tessera scelta.\n\n"
         "Con --timer si gioca la regola facoltativa del tempo: un attacco non fatto entro un "
         "minuto e 20 secondi conta come un errore (dopo un attacco giusto, come fermarsi).\n\n"
+        "Prima della prima mossa scegli il tuo posto nell'ordine di gioco (l'1 gioca per "
+        "primo). Con --rotate ogni partita nuova la inizia il giocatore seguente "
+        "nell'ordine, non il vincitore.\n\n"
         "Esc chiude questo aiuto."
     ),
 }

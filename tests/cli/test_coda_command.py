@@ -111,6 +111,10 @@ def test_the_on_screen_game_rotates_the_starter_with_rotate() -> None:
     assert build_app(build_parser().parse_args(["coda", "--rotate"])).game.rotate
 
 
+def test_the_on_screen_game_asks_the_person_for_a_seat() -> None:
+    assert build_app(build_parser().parse_args(["coda"])).asks_seat
+
+
 def test_the_on_screen_game_plays_the_time_rule_with_timer(cli: Cli) -> None:
     assert build_app(build_parser().parse_args(["coda", "--timer"])).game.time_rule
     assert not build_app(build_parser().parse_args(["coda"])).game.time_rule

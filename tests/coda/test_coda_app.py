@@ -34,6 +34,7 @@ from board_rules.coda import (
 from firmware.coda.app import CodaApp
 from firmware.coda.controller import HUMAN
 from firmware.coda.help import HelpScreen
+from firmware.coda.seat import SeatOption, SeatScreen
 from firmware.coda.texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
 from firmware.coda.widgets import COLOUR_MARKS, PileView, TileView, ValueKey, marked_face
 from tests.coda_helpers import play, row, stacked
@@ -486,6 +487,46 @@ def test_the_help_tells_the_keys_and_the_time_rule() -> None:
         assert "time rule" in help_text and "--timer" in help_text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+    drive(make_app(), scenario)
+
+
+def test_the_person_chooses_a_seat_at_the_start_by_key_or_click() -> None:
+    async def by_key(pilot: Pilot[None], app: CodaApp) -> None:
+        assert isinstance(app.screen, SeatScreen)
+        lines = [str(option.content) for option in app.screen.query(SeatOption)]
+        assert lines == [
+            "1: You → Computer 1 → Computer 2",
+            "2: Computer 2 → You → Computer 1",
+            "3: Computer 1 → Computer 2 → You",
+        ]
+        await pilot.press("4")  # no fourth seat with three players
+        assert isinstance(app.screen, SeatScreen)
+        await pilot.press("2")
+        await pilot.pause()
+        assert not isinstance(app.screen, SeatScreen)
+        assert app.game.state.starter == 2 and len(app.game.state.rows[2]) == 4
+        assert text(app, "#status").startswith("Take your 4 tiles")
+        assert app.query_one(Log).lines[0] == "New game; first to play: Computer 2"
+
+    async def by_click(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.click("#seat-3")
+        await pilot.pause()
+        assert not isinstance(app.screen, SeatScreen) and app.game.state.starter == 1
+
+    async def by_escape(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.press("escape")
+        assert not isinstance(app.screen, SeatScreen) and app.game.state.starter == HUMAN
+        await pilot.press("enter")  # the opening, now that the seat is taken
+        assert len(app.game.state.rows[HUMAN]) == 4
+
+    for scenario in (by_key, by_click, by_escape):
+        drive(make_app(Level.EASY, Level.HARD, choose_seat=True), scenario)
+
+
+def test_without_the_choice_the_game_opens_on_the_board() -> None:
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        assert not isinstance(app.screen, SeatScreen)
 
     drive(make_app(), scenario)
 

@@ -287,6 +287,32 @@ def test_with_rotate_the_next_player_in_order_starts_the_next_game_whoever_won()
     assert game.history[0] == "New game; first to play: Computer 1"
 
 
+def test_before_the_first_move_the_person_chooses_a_seat_and_the_computers_before_play() -> None:
+    game = make_game(Level.EASY, Level.HARD, Level.EASY)
+    assert game.seat_open and game.state.starter == HUMAN
+    assert [game.seat_order(seat) for seat in (1, 2, 4)] == [
+        (0, 1, 2, 3),
+        (3, 0, 1, 2),
+        (1, 2, 3, 0),
+    ]
+    assert not game.choose_seat(5) and not game.choose_seat(0)
+    assert game.choose_seat(3)
+    # Computers 2 and 3 took their tiles at once; the person's turn comes third.
+    assert game.state.starter == 2 and game.state.turn == HUMAN
+    assert [len(r) for r in game.state.rows] == [0, 0, 3, 3]
+    assert game.history[0] == "New game; first to play: Computer 2"
+    assert game.take() and not game.seat_open
+    assert not game.choose_seat(1) and game.state.starter == 2
+
+
+def test_the_first_seat_keeps_the_game_as_dealt() -> None:
+    game, dealt = make_game(), make_game()
+    assert game.choose_seat(1) and game.state == dealt.state and game.history == []
+    # A staged first game is not dealt again.
+    staged = make_game(first_game=dealt.state)
+    assert not staged.seat_open and not staged.choose_seat(2)
+
+
 def test_the_value_to_name_starts_on_the_likeliest_value_of_the_tile_aimed_at() -> None:
     game = make_game(Level.EASY, Level.HARD)
     assert game.take() and game.colour(BLACK)
