@@ -587,6 +587,9 @@ def run_bench(
         )
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
+    from tools.bench_fleet import with_fleet  # issue 14's figures; that module imports this one
+
+    with_fleet(figures, touches=touches, paced=paced, backend=backend)
     figures["backend"] = backend
     return figures
 
@@ -604,6 +607,9 @@ def comparison(figures: dict[str, Any]) -> str:
         "startup_s": figures["startup_s"],
         "rss_mb": figures["rss_mb"],
     }
+    from tools.bench_fleet import compared
+
+    measured |= compared(figures)
     lines = []
     for name, value in measured.items():
         verdict = "ok" if figures["within_budget"][name] else "OVER BUDGET"
