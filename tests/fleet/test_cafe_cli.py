@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from firmware.cafe.web import parse_listen
 from firmware.cli.main import main
 
 
@@ -21,3 +22,18 @@ def test_bad_options_are_one_line_and_exit_2(
     assert main(["cafe", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "listen"),
+    [
+        ("8080", ("127.0.0.1", 8080)),
+        (":8080", ("127.0.0.1", 8080)),
+        ("0.0.0.0:8080", ("0.0.0.0", 8080)),
+        ("[::1]:8080", ("::1", 8080)),
+    ],
+)
+def test_the_page_is_bound_to_localhost_unless_a_host_is_given(
+    text: str, listen: tuple[str, int]
+) -> None:
+    assert parse_listen(text) == listen
