@@ -14,7 +14,8 @@ The cards keep the words of the language their game was dealt in (`firmware.tabl
 notes it beside the saved games): changing the language mid-game changes the OLED at once and
 the words with the next game. A window under `MIN_SIZE` shows only what size the table needs,
 and the table again once the window is large enough. `q` says, once the window is gone, where
-the game is saved; while saving fails it warns first, and a second `q` quits anyway.
+the game is saved; while saving fails it warns first, and a second `q` quits anyway. The
+window's own texts (`firmware.sim.texts`) follow the language of the table, as the OLED does.
 
 What a key or the mouse does to the switches is in `firmware.sim.fingers` (no Textual) and
 `firmware.sim.keys` (the key bindings); the widgets are in `firmware.sim.widgets`. This module
@@ -32,7 +33,7 @@ from typing import ClassVar, Final, get_args
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
@@ -40,6 +41,7 @@ from board_rules.codenames import ALL_COORDS, Coord, Game, InvalidCoordError, Ke
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.led_layout import Light, Side
+from firmware.sim import texts as t
 from firmware.sim.fingers import EncoderPush, Fingers, Switch
 from firmware.sim.keys import console_bindings, press_time
 from firmware.sim.widgets import (
@@ -58,7 +60,9 @@ from firmware.sim.widgets import (
     SwitchUp,
     screen_colour,
 )
+from firmware.table import messages as m
 from firmware.table.config import TableConfig
+from firmware.table.i18n import LANGUAGE_NAMES, translations
 from firmware.table.words import GameWords, WordListError, WordSource
 from firmware.tui.style import StyledApp, style_sheets
 from firmware.virtual.table import VirtualTable
@@ -85,7 +89,8 @@ class SimApp(StyledApp):
     TITLE = "Codenames table"
     SUB_TITLE = "simulation"
     CSS_PATH = style_sheets("sim.tcss")
-    BINDINGS: ClassVar[list[BindingType]] = console_bindings()
+    BINDINGS: ClassVar[list[BindingType]] = console_bindings(translations("en"))
+    """The keys; each window describes them in the table's language (`_follow_language`)."""
 
     def __init__(
         self,
@@ -126,13 +131,17 @@ class SimApp(StyledApp):
         """The key shown on the cards, as the spymasters see it (always, once a game is over)."""
         self.card_entry = ""
         """The coordinate typed so far."""
-        self.recent: deque[str] = deque(maxlen=RECENT_EVENTS)
+        self.recent: deque[InputEvent] = deque(maxlen=RECENT_EVENTS)
         """The latest input events the table received, newest first."""
         self.deal: Mapping[Coord, str] = {}
         """The words on the cards."""
         self.goodbye = ""
         """What `q` leaves on the terminal once the window is gone: where the game is saved."""
         self._game_words = GameWords(self.words, state_dir)
+        self._language = ""
+        """The language the window's own texts are in now."""
+        self.catalog = translations(self.vt.table.settings.language)
+        """The catalog of the table's language, for the window's own texts."""
         self._dealt: Game | None = None
         self._quit_warned = False
         self._mouse_held: set[Switch] = set()
@@ -152,18 +161,14 @@ class SimApp(StyledApp):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
-            with Vertical(id="cards-panel", classes="panel") as cards:
-                cards.border_title = "Cards"
+            with Vertical(id="cards-panel", classes="panel"):
                 yield CardGrid()
-            with Vertical(id="led-panel", classes="panel") as leds:
-                leds.border_title = "LED key"
+            with Vertical(id="led-panel", classes="panel"):
                 yield LedKeyView()
         with Horizontal(id="bottom"):
-            with Vertical(id="oled-panel", classes="panel") as oled:
-                oled.border_title = "OLED"
+            with Vertical(id="oled-panel", classes="panel"):
                 yield OledView()
-            with Vertical(id="console-panel", classes="panel") as console:
-                console.border_title = "Console"
+            with Vertical(id="console-panel", classes="panel"):
                 with Horizontal():
                     yield Knob(-1, "−", id="knob-down")
                     yield ConsoleKey(EncoderPush.PUSH, "PUSH")
@@ -174,7 +179,7 @@ class SimApp(StyledApp):
                 with Horizontal():
                     for button in (ConsoleButton.NEW, ConsoleButton.TIMER):
                         yield ConsoleKey(button, BUTTON_LABELS[button])
-                yield Static("Shift+key, or mouse held: long press", classes="line")
+                yield Static("", id="long-press", classes="line")
                 yield Static("", id="entry", classes="line")
                 yield Static("", id="events", classes="line")
         yield Static("", id="too-small")
@@ -191,7 +196,6 @@ class SimApp(StyledApp):
         self._mounted = True
         if self.realtime:
             self.set_interval(TICK_S, self._tick)
-        self._fit(self.size.width, self.size.height)
         self._redraw()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -204,10 +208,33 @@ class SimApp(StyledApp):
         if small:
             needed = f"{self.min_size[0]} × {self.min_size[1]}"
             self.query_one("#too-small", Static).update(
-                f"The table needs a window of {needed} characters; this one is "
-                f"{width} × {height}.\nEnlarge it (or make the font smaller) and the table "
-                "comes back. q quits; the game stays saved."
+                self._text(t.TOO_SMALL, needed=needed, width=width, height=height)
             )
+
+    def _follow_language(self) -> None:
+        # The window speaks the table's language, which the menu can change at any time.
+        language = self.vt.table.settings.language
+        if language == self._language:
+            return
+        self._language = language
+        self.catalog = translations(language)
+        for panel, title in (
+            ("#cards-panel", t.CARDS),
+            ("#led-panel", t.LED_KEY),
+            ("#oled-panel", t.OLED),
+            ("#console-panel", t.CONSOLE),
+        ):
+            self.query_one(panel).border_title = self._text(title)
+        self.query_one("#long-press", Static).update(self._text(t.LONG_PRESS))
+        # Textual has no public way to describe a key anew: the app's own copy of its bindings
+        # takes the translated ones, key for key, and the footer is told to redraw.
+        translated = BindingsMap(console_bindings(self.catalog)).key_to_bindings
+        self._bindings.key_to_bindings.update(translated)
+        self.refresh_bindings()
+        self._fit(self.size.width, self.size.height)
+
+    def _text(self, message: str, **fields: object) -> str:
+        return t.sim_text(self.catalog, message, **fields)
 
     def on_unmount(self) -> None:
         self.close()
@@ -238,7 +265,7 @@ class SimApp(StyledApp):
 
     def _note_event(self, event: object) -> None:
         if isinstance(event, _INPUT_EVENTS):
-            self.recent.appendleft(str(event))
+            self.recent.appendleft(event)
 
     # The mouse
 
@@ -300,25 +327,18 @@ class SimApp(StyledApp):
     def action_quit(self) -> None:  # type: ignore[override]
         """Quit, saying where the game is saved; while saving fails, warn first."""
         fault = self.vt.table.not_saving
-        if fault is not None and not self._quit_warned:
+        # The table's own footer line says why: the same words as on the OLED.
+        not_saving = None if fault is None else self.catalog.gettext(m.NOT_SAVING[fault])
+        if not_saving is not None and not self._quit_warned:
             self._quit_warned = True
             self.notify(
-                f"The game is not being saved ({fault.value}): quitting now loses what was "
-                "not saved. Press q again to quit anyway.",
-                severity="error",
-                timeout=30,
+                self._text(t.QUIT_UNSAVED, not_saving=not_saving), severity="error", timeout=30
             )
             return
-        if fault is None:
-            self.goodbye = (
-                f"The game is saved in {self.state_dir}; it goes on when the simulation "
-                "starts again with that state directory."
-            )
+        if not_saving is None:
+            self.goodbye = self._text(t.SAVED_IN, folder=self.state_dir)
         else:
-            self.goodbye = (
-                f"The game was not saved ({fault.value}): what was played since saving "
-                f"failed is lost. State directory: {self.state_dir}"
-            )
+            self.goodbye = self._text(t.NOT_SAVED, not_saving=not_saving, folder=self.state_dir)
         self.exit()
 
     def action_spymaster(self) -> None:
@@ -346,9 +366,11 @@ class SimApp(StyledApp):
             if not self.deal:
                 raise
             # Keep the old words rather than stop a game over a list that cannot be read.
-            self.notify(f"no word list for {language!r}: {error}", severity="error")
+            name = LANGUAGE_NAMES[language]
+            self.notify(self._text(t.NO_WORD_LIST, language=name, error=error), severity="error")
 
     def _redraw(self) -> None:
+        self._follow_language()
         self._deal_words()
         state = self.vt.table.state
         show_key = self.spymaster_view or state.is_over
@@ -357,7 +379,7 @@ class SimApp(StyledApp):
             covered = identity if coord in state.covered else None
             look = CardLook(self.deal[coord], covered, identity if show_key else None)
             self._cards[coord].show(look)
-        subtitle = "spymaster view" if self.spymaster_view else ""
+        subtitle = self._text(t.SPYMASTER_VIEW) if self.spymaster_view else ""
         if self._cards_panel.border_subtitle != subtitle:
             self._cards_panel.border_subtitle = subtitle
         self._redraw_leds()
@@ -365,7 +387,10 @@ class SimApp(StyledApp):
             self._oled_dirty = False
             self._oled.show_all([(chip.visible_image(), chip.contrast) for chip in self.vt.chips])
         self._redraw_entry()
-        self._update_line(self._events_line, f"Input: {' · '.join(self.recent) or 'none yet'}")
+        shown = " · ".join(t.event_text(self.catalog, event) for event in self.recent)
+        self._update_line(
+            self._events_line, self._text(t.INPUT, events=shown or self._text(t.NO_INPUT))
+        )
 
     def _redraw_leds(self) -> None:
         shown = tuple(tuple(rgb) for rgb in self.vt.pixel_strip.shown_rgb())
@@ -382,7 +407,8 @@ class SimApp(StyledApp):
     def _redraw_entry(self) -> None:
         if not self._mounted:
             return
-        text = f"Card: {self.card_entry}▏ ⏎ presses it" if self.card_entry else "Card: type c3 ⏎"
+        entry = self.card_entry
+        text = self._text(t.CARD_TYPED, entry=entry) if entry else self._text(t.CARD_PROMPT)
         self._update_line(self._entry_line, text)
 
     def _update_line(self, line: Static, text: str) -> None:

@@ -2,17 +2,20 @@
 
 Keyboard presses have no key-up in a terminal: a key is a short press, Shift with the key a long
 one (held past its hold time); with the mouse a switch stays down as long as the button does.
-Cards are typed by their coordinate (`c3`, then Enter). The bindings name actions of `SimApp`.
+Cards are typed by their coordinate (`c3`, then Enter). The bindings name actions of `SimApp`;
+their descriptions are in the table's language (`firmware.sim.texts`).
 """
 
 from __future__ import annotations
 
+from gettext import GNUTranslations
 from typing import Final
 
 from textual.binding import Binding, BindingType
 
 from firmware.drivers.console import DEFAULT_HOLDS, PUSH_HOLD_S
 from firmware.drivers.events import ConsoleButton
+from firmware.sim import texts as t
 from firmware.sim.fingers import EncoderPush
 from firmware.sim.widgets import BUTTON_LABELS
 from firmware.virtual.table import PRESS_S
@@ -30,20 +33,24 @@ BUTTON_KEYS: Final = {
 """The key of each console button; with Shift it is held. DONE is `s`, for stop: the letters
 a–e are the columns of the card coordinates."""
 
-_ENCODER = Binding.Group("encoder")
 
+def console_bindings(catalog: GNUTranslations) -> list[BindingType]:
+    """Every key of the simulation, in the order the footer shows them, described in `catalog`'s
+    language (the console's buttons keep the names printed on them)."""
 
-def console_bindings() -> list[BindingType]:
-    """Every key of the simulation, in the order the footer shows them."""
+    def _(message: str, **fields: object) -> str:
+        return t.sim_text(catalog, message, **fields)
+
+    encoder = Binding.Group(_(t.ENCODER))
     bindings: list[BindingType] = [
-        Binding("enter", "enter_card", "card", key_display="c3 ⏎"),
+        Binding("enter", "enter_card", _(t.CARD_KEY), key_display="c3 ⏎"),
         *(Binding(key, f"card_key('{key}')", show=False) for key in "abcde12345"),
         Binding("backspace", "card_key('back')", show=False),
         Binding("escape", "card_key('clear')", show=False),
-        Binding("minus", "turn(-1)", "encoder −", key_display="-", group=_ENCODER),
-        Binding("plus,equals_sign", "turn(1)", "encoder +", key_display="+", group=_ENCODER),
-        Binding("space", "push(False)", "push"),
-        Binding("m", "push(True)", "menu"),
+        Binding("minus", "turn(-1)", _(t.ENCODER_DOWN), key_display="-", group=encoder),
+        Binding("plus,equals_sign", "turn(1)", _(t.ENCODER_UP), key_display="+", group=encoder),
+        Binding("space", "push(False)", _(t.PUSH)),
+        Binding("m", "push(True)", _(t.MENU)),
     ]
     for button, key in BUTTON_KEYS.items():
         group = Binding.Group(BUTTON_LABELS[button])
@@ -54,12 +61,12 @@ def console_bindings() -> list[BindingType]:
             Binding(
                 f"{key.upper()},shift+{key}",
                 f"button('{name}', True)",
-                f"hold {label}",
+                _(t.HOLD, button=label),
                 group=group,
             )
         )
-    bindings.append(Binding("k", "spymaster", "spymaster"))
-    bindings.append(Binding("q", "quit", "quit"))
+    bindings.append(Binding("k", "spymaster", _(t.SPYMASTER)))
+    bindings.append(Binding("q", "quit", _(t.QUIT)))
     return bindings
 
 

@@ -96,6 +96,11 @@ def oled_lines(app: SimApp) -> list[str]:
     return screen.text_lines
 
 
+def recent(app: SimApp) -> list[str]:
+    """The latest input events the table received, newest first, as the drivers name them."""
+    return [str(event) for event in app.recent]
+
+
 def key_classes(app: SimApp) -> dict[str, set[str]]:
     """The key shown on each card, as its CSS classes."""
     return {
@@ -124,7 +129,9 @@ def test_a_clicked_card_is_guessed_and_shows_its_word_on_the_covering_colour(
         assert not b1.has_class("-covered-red")
         assert b1.styles.background == Color.parse("#e6e4dc")
         # The real scanner saw the pad: the events line shows what it reported.
-        assert "pad A1 pressed" in app.recent and "pad A1 released" in app.recent
+        assert "pad A1 pressed" in recent(app) and "pad A1 released" in recent(app)
+        events = app.query_one("#events", Static).content
+        assert str(events).startswith("Input: A1 released · A1 · ")
 
     drive(make_app(tmp_path), scenario)
 
@@ -188,7 +195,7 @@ def test_a_short_key_press_does_not_hold_and_shift_holds_past_the_hold_time(
         assert app.vt.table.state.covered == {Coord.parse("A1")}
         await keys(pilot, app, "U", seconds=2.0)
         assert app.vt.table.state.covered == frozenset()
-        assert "undo held" in app.recent
+        assert "undo held" in recent(app)
         assert not card(app, "A1").has_class("-covered-red")
 
     drive(make_app(tmp_path), scenario)
@@ -205,7 +212,7 @@ def test_a_console_button_held_with_the_mouse_is_a_long_press(tmp_path: Path) ->
         assert app.vt.table.state.covered == frozenset()
         assert await pilot.mouse_up("#switch-undo")
         app.advance(0.2)
-        assert app.recent[0] == "undo released"
+        assert recent(app)[0] == "undo released"
 
     drive(make_app(tmp_path), scenario)
 
@@ -219,7 +226,7 @@ def test_a_click_during_a_keys_long_press_does_not_cut_it_short(tmp_path: Path) 
         assert await pilot.click("#switch-undo")
         app.advance(1.3)
         assert app.vt.table.state.covered == frozenset()
-        assert "undo held" in app.recent
+        assert "undo held" in recent(app)
 
     drive(make_app(tmp_path), scenario)
 
@@ -467,7 +474,7 @@ def test_a_window_too_small_says_the_size_needed_and_the_table_comes_back(tmp_pa
             assert not message.display and app.query_one("#top").display
             assert card(app, "A1").region.width > 0
             await click(pilot, app, "A1")  # the table is there to play again
-            assert "pad A1 pressed" in app.recent
+            assert "pad A1 pressed" in recent(app)
 
     asyncio.run(main())
 
@@ -502,13 +509,13 @@ def test_q_while_saving_fails_warns_first_and_a_second_q_quits_saying_so(tmp_pat
             await pilot.pause()
             assert app.is_running and app.goodbye == ""
             toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
-            assert any("not being saved (I/O error)" in text for text in toasts)
+            assert any(text.startswith("Not saving: I/O error. Quitting now") for text in toasts)
             await pilot.press("q")
             await pilot.pause()
             assert not app.is_running
 
     asyncio.run(main())
-    assert app.goodbye.startswith("The game was not saved (I/O error)")
+    assert app.goodbye.startswith("Not saving: I/O error. What was played since saving failed")
 
 
 # Snapshots of the main screens
