@@ -14,8 +14,9 @@ table. A fall is immediate: a row driven low pulls the column hard through its d
 completes when something next looks at the column (a read or another change), which is when it
 matters. Without a time source, every column follows at once: the ideal circuit.
 
-The pins also count reads of their level (`CountingPin.reads`): that is how the tests see that an
-idle scanner reads no pins at all.
+The pins also count reads of their level (`CountingPin.reads`) and changes of it
+(`CountingPin.changes`): that is how the tests see that an idle scanner reads no pins at all, and
+what a touch or a held pad costs the scanner.
 
 Every pin here can do PWM, like every GPIO under lgpio: `MockFactory` refuses to mix PWM and
 plain mock pins, so a factory whose pins are all `CountingPin`s can also host the buzzer.
@@ -80,6 +81,8 @@ class CountingPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type h
 
     def __init__(self, factory: MockFactory, info: Any) -> None:
         self.reads = 0
+        self.changes = 0
+        """Level changes since the pin was made: for a row, the scanner's writes."""
         super().__init__(factory, info)
 
     def _get_state(self) -> Any:
@@ -88,6 +91,7 @@ class CountingPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type h
 
     def _change_state(self, value: bool) -> bool:
         changed: bool = super()._change_state(value)
+        self.changes += changed
         if len(self.states) > 2 * STATE_HISTORY:
             del self.states[:-STATE_HISTORY]
         return changed

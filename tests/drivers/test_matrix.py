@@ -57,6 +57,7 @@ class Rig:
     wire: WireTime
     circuit: SwitchMatrixCircuit
     matrix: SwitchMatrix
+    factory: MockFactory
     events: list[MatrixEvent] = field(default_factory=list)
 
     def take(self) -> list[MatrixEvent]:
@@ -71,6 +72,13 @@ class Rig:
     def now(self) -> float:
         return self.clock.monotonic()
 
+    def row_changes(self) -> list[int]:
+        """Level changes of each row pin so far: what the scanner wrote."""
+        return [self.factory.pin(pin).changes for pin in ROWS]
+
+    def column_reads(self, column: int) -> int:
+        return int(self.factory.pin(COLUMNS[column]).reads)
+
 
 def build_rig(pull_up_ohms: float | None = None, **options: Any) -> Rig:
     """A rig; `pull_up_ohms` is what pulls each column up (the standard build's by default)."""
@@ -84,7 +92,7 @@ def build_rig(pull_up_ohms: float | None = None, **options: Any) -> Rig:
     matrix = SwitchMatrix(
         clock, events.append, pin_factory=factory, settle_wait=wire.wait, **options
     )
-    return Rig(clock, wire, circuit, matrix, events)
+    return Rig(clock, wire, circuit, matrix, factory, events)
 
 
 @pytest.fixture
@@ -249,18 +257,24 @@ def test_two_pads_in_the_same_instant_give_one_multiple_pads_event(rig: Rig) -> 
     assert events[0].coords == (A1, C3)
 
 
-def test_a_pad_joining_a_counted_pad_does_not_count(rig: Rig) -> None:
+# A second pad on another row and column, on the held pad's column, on its row: the scan that
+# reads the columns at rest and raises the held pad's row alone must see each of them.
+SECOND_PADS = [B2, Coord.parse("C1"), Coord.parse("A3")]
+
+
+@pytest.mark.parametrize("second", SECOND_PADS, ids=str)
+def test_a_pad_joining_a_counted_pad_does_not_count(rig: Rig, second: Coord) -> None:
     rig.circuit.press_pad(C3)
     assert [type(event) for event in rig.wait(0.5)] == [PadPressed]
-    rig.circuit.press_pad(B2)
+    rig.circuit.press_pad(second)
     (event,) = rig.wait(0.1)
     assert isinstance(event, MultiplePads)
-    assert event.coords == (B2, C3)
+    assert event.coords == tuple(sorted((second, C3)))
     rig.circuit.press_pad(A1)
     (event,) = rig.wait(0.1)
     assert isinstance(event, MultiplePads)
-    assert event.coords == (A1, B2, C3)
-    rig.circuit.release_pad(B2)
+    assert event.coords == tuple(sorted((A1, second, C3)))
+    rig.circuit.release_pad(second)
     rig.circuit.release_pad(A1)
     assert rig.wait(0.1) == []
     rig.circuit.release_pad(C3)
@@ -277,15 +291,18 @@ def test_a_brush_of_another_pad_does_not_spoil_a_press(rig: Rig) -> None:
     assert rig.wait(0.2) == [PadPressed(C3, pressed_at)]
 
 
-def test_a_pad_let_go_as_another_is_pressed_is_not_two_at_once(rig: Rig) -> None:
+@pytest.mark.parametrize("second", SECOND_PADS, ids=str)
+def test_a_pad_let_go_as_another_is_pressed_is_not_two_at_once(rig: Rig, second: Coord) -> None:
     rig.circuit.press_pad(C3)
     rig.wait(0.5)
+    released_at = rig.now
     rig.circuit.release_pad(C3)
-    pressed_at = rig.now
-    rig.circuit.press_pad(B2)
-    events = rig.wait(0.2)
-    assert [type(event) for event in events] == [PadReleased, PadPressed]
-    assert events[1].at == pytest.approx(pressed_at, abs=SCAN_S)
+    rig.circuit.press_pad(second)
+    released, pressed = rig.wait(0.2)
+    assert isinstance(released, PadReleased) and isinstance(pressed, PadPressed)
+    assert (released.coord, pressed.coord) == (C3, second)
+    assert released.at == pytest.approx(released_at, abs=SCAN_S)
+    assert pressed.at == pytest.approx(released_at, abs=SCAN_S)
 
 
 def test_buttons_and_pads_pressed_together_all_count(rig: Rig) -> None:
@@ -341,20 +358,62 @@ def test_pads_stuck_together_report_their_release(rig: Rig) -> None:
 
 
 def test_only_stuck_pads_down_slows_the_scan(rig: Rig) -> None:
+    # Every scan reads the held pad's column once at rest and once with its row raised.
     rig.circuit.press_pad(C3)
     rig.wait(1)
-    before = rig.circuit.reads
+    before = rig.column_reads(C3.column)
     rig.wait(1)
-    reads_while_held = rig.circuit.reads - before
+    scans_while_held = (rig.column_reads(C3.column) - before) / 2
     rig.wait(10)
-    before = rig.circuit.reads
+    before = rig.column_reads(C3.column)
     rig.wait(1)
-    reads_while_stuck = rig.circuit.reads - before
-    assert reads_while_held >= 30 * 150  # every switch read at least 150 times a second
-    assert reads_while_stuck <= 30 * 21  # every 50 ms
+    scans_while_stuck = (rig.column_reads(C3.column) - before) / 2
+    assert scans_while_held >= 150  # every 5 ms
+    assert scans_while_stuck <= 21  # every 50 ms
     # Slower, but a new press still counts.
     rig.circuit.press_pad(B2)
     assert [type(event) for event in rig.wait(0.1)] == [PadPressed]
+
+
+# What a touch costs (issue 16): the bounds come from the scan's design, not from a clock.
+FULL_SCAN_ROW_WRITES = [2, 4, 4, 4, 2]
+"""Each row's writes in a full scan: selecting row 0 raises the others, each next selection
+raises the row before and lowers its own, and the end lowers them all: the first and last rows
+change twice, the others four times."""
+
+
+@pytest.mark.parametrize("switch", [C3, A1, Coord.parse("E5"), ConsoleButton.NEW], ids=str)
+def test_a_touch_makes_one_full_scan(rig: Rig, switch: MatrixSwitch) -> None:
+    row = switch_position(switch)[0]
+    before = rig.row_changes()
+    rig.circuit.press_switch(switch)
+    assert len(rig.wait(0.1)) == 1
+    rig.circuit.release_switch(switch)
+    assert len(rig.wait(0.1)) == 1
+    assert not rig.matrix.scanning
+    # The wake-up scan selects every row in turn; each later scan while the switch is down
+    # raises its row alone and lowers it again; once it is open, the columns at rest say so.
+    scans_while_down = round(0.1 / SCAN_S)
+    quick = [2 * scans_while_down if other == row else 0 for other in range(5)]
+    expected = [full + more for full, more in zip(FULL_SCAN_ROW_WRITES, quick, strict=True)]
+    assert [after - was for after, was in zip(rig.row_changes(), before, strict=True)] == expected
+
+
+def test_a_held_pad_costs_two_row_writes_and_seven_reads_a_scan(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.wait(0.5)
+    writes, reads = rig.row_changes(), rig.circuit.reads
+    rig.wait(1)
+    scans = round(1 / SCAN_S)
+    assert [after - was for after, was in zip(rig.row_changes(), writes, strict=True)] == [
+        0,
+        0,
+        2 * scans,
+        0,
+        0,
+    ]
+    # Six columns at rest, then C3's own with its row raised: not every switch of the matrix.
+    assert rig.circuit.reads - reads == 7 * scans
 
 
 def test_press_and_release_times_measure_holds(rig: Rig) -> None:
