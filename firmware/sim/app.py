@@ -33,7 +33,7 @@ from typing import ClassVar, Final, get_args
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import BindingsMap, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
@@ -43,7 +43,7 @@ from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.led_layout import Light, Side
 from firmware.sim import texts as t
 from firmware.sim.fingers import EncoderPush, Fingers, Switch
-from firmware.sim.keys import console_bindings, press_time
+from firmware.sim.keys import console_bindings, describe_keys, press_time
 from firmware.sim.widgets import (
     BUTTON_LABELS,
     GLASS_ROWS,
@@ -60,7 +60,6 @@ from firmware.sim.widgets import (
     SwitchUp,
     screen_colour,
 )
-from firmware.table import messages as m
 from firmware.table.config import TableConfig
 from firmware.table.i18n import LANGUAGE_NAMES, translations
 from firmware.table.words import GameWords, WordListError, WordSource
@@ -72,8 +71,6 @@ TICK_S: Final = 0.04
 MAX_STEP_S: Final = 0.5
 """The most real time one tick hands on: after the window was stopped (a laptop's sleep, a
 debugger), the table goes on from where it was rather than replaying the gap in one burst."""
-HOLD_MARGIN_S: Final = 0.3
-"""A long press lasts this much beyond its hold time, as a finger that makes sure."""
 RECENT_EVENTS: Final = 8
 """Input events kept for the events line."""
 MIN_SIZE: Final = (120, 38)
@@ -218,18 +215,10 @@ class SimApp(StyledApp):
             return
         self._language = language
         self.catalog = translations(language)
-        for panel, title in (
-            ("#cards-panel", t.CARDS),
-            ("#led-panel", t.LED_KEY),
-            ("#oled-panel", t.OLED),
-            ("#console-panel", t.CONSOLE),
-        ):
-            self.query_one(panel).border_title = self._text(title)
+        for panel, title in t.PANEL_TITLES.items():
+            self.query_one(f"#{panel}").border_title = self._text(title)
         self.query_one("#long-press", Static).update(self._text(t.LONG_PRESS))
-        # Textual has no public way to describe a key anew: the app's own copy of its bindings
-        # takes the translated ones, key for key, and the footer is told to redraw.
-        translated = BindingsMap(console_bindings(self.catalog)).key_to_bindings
-        self._bindings.key_to_bindings.update(translated)
+        describe_keys(self._bindings, self.catalog)
         self.refresh_bindings()
         self._fit(self.size.width, self.size.height)
 
@@ -326,9 +315,7 @@ class SimApp(StyledApp):
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Quit, saying where the game is saved; while saving fails, warn first."""
-        fault = self.vt.table.not_saving
-        # The table's own footer line says why: the same words as on the OLED.
-        not_saving = None if fault is None else self.catalog.gettext(m.NOT_SAVING[fault])
+        not_saving = t.not_saving_line(self.catalog, self.vt.table.not_saving)
         if not_saving is not None and not self._quit_warned:
             self._quit_warned = True
             self.notify(
@@ -387,10 +374,7 @@ class SimApp(StyledApp):
             self._oled_dirty = False
             self._oled.show_all([(chip.visible_image(), chip.contrast) for chip in self.vt.chips])
         self._redraw_entry()
-        shown = " · ".join(t.event_text(self.catalog, event) for event in self.recent)
-        self._update_line(
-            self._events_line, self._text(t.INPUT, events=shown or self._text(t.NO_INPUT))
-        )
+        self._update_line(self._events_line, t.input_line(self.catalog, self.recent))
 
     def _redraw_leds(self) -> None:
         shown = tuple(tuple(rgb) for rgb in self.vt.pixel_strip.shown_rgb())
@@ -407,9 +391,7 @@ class SimApp(StyledApp):
     def _redraw_entry(self) -> None:
         if not self._mounted:
             return
-        entry = self.card_entry
-        text = self._text(t.CARD_TYPED, entry=entry) if entry else self._text(t.CARD_PROMPT)
-        self._update_line(self._entry_line, text)
+        self._update_line(self._entry_line, t.entry_line(self.catalog, self.card_entry))
 
     def _update_line(self, line: Static, text: str) -> None:
         # Only a change: an update repaints the line, and this runs on every tick.

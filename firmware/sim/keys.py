@@ -11,7 +11,7 @@ from __future__ import annotations
 from gettext import GNUTranslations
 from typing import Final
 
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 
 from firmware.drivers.console import DEFAULT_HOLDS, PUSH_HOLD_S
 from firmware.drivers.events import ConsoleButton
@@ -68,6 +68,12 @@ def console_bindings(catalog: GNUTranslations) -> list[BindingType]:
     bindings.append(Binding("k", "spymaster", _(t.SPYMASTER)))
     bindings.append(Binding("q", "quit", _(t.QUIT)))
     return bindings
+
+
+def describe_keys(bindings: BindingsMap, catalog: GNUTranslations) -> None:
+    """Describe each key of `bindings` (an app's own) in `catalog`'s language, key for key."""
+    # Textual has no public way to describe a key anew: the bindings of each key are replaced.
+    bindings.key_to_bindings.update(BindingsMap(console_bindings(catalog)).key_to_bindings)
 
 
 def press_time(switch: ConsoleButton | EncoderPush, long: bool) -> float:

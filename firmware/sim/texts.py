@@ -9,6 +9,7 @@ table shows, so changing it in the menu changes both at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from gettext import GNUTranslations
 from typing import Final
 
@@ -19,6 +20,7 @@ from firmware.drivers.events import (
     PadReleased,
 )
 from firmware.table import messages as m
+from firmware.table.store_faults import SaveFault
 
 CONTEXT: Final = "sim"
 """The catalogs' context of every text here."""
@@ -62,6 +64,14 @@ NOT_SAVED = NC_(
 )
 NO_WORD_LIST = NC_("sim", "No word list for {language}: {error}")
 
+PANEL_TITLES: Final = {
+    "cards-panel": CARDS,
+    "led-panel": LED_KEY,
+    "oled-panel": OLED,
+    "console-panel": CONSOLE,
+}
+"""The title of each panel of the window, by its id."""
+
 # The footer's keys.
 CARD_KEY = NC_("sim", "card")
 ENCODER = NC_("sim", "encoder")
@@ -90,3 +100,19 @@ def event_text(catalog: GNUTranslations, event: InputEvent) -> str:
         return sim_text(catalog, KNOB_HELD)
     line = m.pad_test_line(catalog, event)
     return str(event) if line is None else line
+
+
+def input_line(catalog: GNUTranslations, recent: Iterable[InputEvent]) -> str:
+    """The input line: the latest inputs, newest first."""
+    shown = " · ".join(event_text(catalog, event) for event in recent)
+    return sim_text(catalog, INPUT, events=shown or sim_text(catalog, NO_INPUT))
+
+
+def not_saving_line(catalog: GNUTranslations, fault: SaveFault | None) -> str | None:
+    """Why games are not saved, in the words of the OLED's footer; None while they are."""
+    return None if fault is None else catalog.gettext(m.NOT_SAVING[fault])
+
+
+def entry_line(catalog: GNUTranslations, entry: str) -> str:
+    """The line of the card coordinate typed so far (`entry`), or how to type one."""
+    return sim_text(catalog, CARD_TYPED, entry=entry) if entry else sim_text(catalog, CARD_PROMPT)
