@@ -38,23 +38,23 @@ EXPECTED: dict[str, dict[str, Any]] = {
     },
     "es": {
         "titles": ["Cartas", "Clave LED", "OLED", "Consola"],
-        "long": "Mayús+tecla o ratón: pulsación larga",
+        "long": "Mantén pulsado: Mayús+tecla o ratón",
         "entry": "Carta: escribe c3 ⏎",
         "typed": "Carta: C▏ ⏎ la pulsa",
         "events": "Entradas: ninguna aún",
         "pushed": "Entradas: Mando pulsado",
         "spymaster": "vista del jefe de espías",
         "keys": {"q": "salir", "space": "pulsar", "m": "menú", "k": "clave"},
-        "hold": "mantén UNDO",
+        "hold": "mantener UNDO",
         "small": "La mesa necesita una ventana de 120 × 38 caracteres; esta tiene 100 × 30.",
         "saved": "La partida está guardada en ",
     },
     "pt": {
         "titles": ["Cartas", "Chave LED", "OLED", "Consola"],
-        "long": "Shift+tecla ou rato: pressão longa",
+        "long": "Manter premido: Shift+tecla ou rato",
         "entry": "Carta: escreva c3 ⏎",
         "typed": "Carta: C▏ ⏎ prime-a",
-        "events": "Entradas: nenhuma ainda",
+        "events": "Entradas: ainda nenhuma",
         "pushed": "Entradas: Botão premido",
         "spymaster": "vista do espião mestre",
         "keys": {"q": "sair", "space": "premir", "m": "menu", "k": "chave"},
@@ -64,7 +64,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
     },
     "it": {
         "titles": ["Carte", "Chiave LED", "OLED", "Console"],
-        "long": "Maiusc+tasto o mouse: pressione lunga",
+        "long": "Tieni premuto: Maiusc+tasto o mouse",
         "entry": "Carta: scrivi c3 ⏎",
         "typed": "Carta: C▏ ⏎ la preme",
         "events": "Ingressi: ancora nessuno",
@@ -173,7 +173,7 @@ def test_quitting_while_saving_fails_says_why_in_the_language_of_the_table(
             await pilot.pause()
             toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
             # The reason in the words of the OLED's footer.
-            assert any(text.startswith("Sem gravar: erro de E/S. Sair agora") for text in toasts)
+            assert any(text.startswith("Sem gravar: erro de E/S. Se sair agora") for text in toasts)
             await pilot.press("q")
             await pilot.pause()
 
