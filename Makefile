@@ -39,8 +39,9 @@ soak: $(STAMP)
 	SOAK_KILLS=$(SOAK_KILLS) SOAK_SEED=$(SOAK_SEED) $(VENV)/bin/pytest -q -rP \
 		tests/table/test_robustness.py -k test_sigkill_at_random_moments
 
-# Measure the table on virtual hardware in real time (about two minutes): one JSON object on
-# standard output, the comparison with the budgets on standard error.
+# Measure the table on virtual hardware in real time (about two minutes, and as long again for
+# the touches with a fleet's broker down and slow): one JSON object on standard output, the
+# comparison with the budgets on standard error.
 bench: $(STAMP)
 	@$(PY) -m tools.bench
 
