@@ -33,7 +33,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
@@ -163,10 +163,10 @@ class _Contact:
     spoiled: bool = False
     """A pad that was down together with another: it does not count until it opens."""
     stuck: bool = False
+    is_pad: bool = field(init=False)
 
-    @property
-    def is_pad(self) -> bool:
-        return isinstance(self.switch, Coord)
+    def __post_init__(self) -> None:
+        self.is_pad = isinstance(self.switch, Coord)
 
     @property
     def touched(self) -> bool:
@@ -232,6 +232,7 @@ class SwitchMatrix:
             for row in range(ROW_COUNT)
             for column in range(COLUMN_COUNT)
         ]
+        self._pads = [contact for contact in self._contacts if contact.is_pad]
         # Two locks, so that an edge callback never waits for a scan: `_state_lock` guards only
         # the wake-up flag and the timer, and is never held during pin I/O (on the virtual
         # circuit a pin write calls the edge callback on the same thread). `_scan_lock` keeps a
@@ -260,7 +261,10 @@ class SwitchMatrix:
                 self._row_pins.append(self._rows[-1].pin)
             for pin in columns:
                 column = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
-                column.when_activated = self._column_fell
+                # Told by the pin itself, without the device's event layers, and of falls only:
+                # a rise never wakes the scanner, so it need not be delivered at all.
+                column.pin.edges = "falling"
+                column.pin.when_changed = self._column_fell
                 self._columns.append(column)
                 self._column_pins.append(column.pin)
         except BaseException:
@@ -300,8 +304,8 @@ class SwitchMatrix:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _column_fell(self) -> None:
-        # A gpiozero edge callback: on the Pi it runs on the pin library's thread, so it only
+    def _column_fell(self, ticks: int, state: bool) -> None:
+        # A gpiozero pin's edge callback: on the Pi it runs on the pin library's thread, so it only
         # hands the work to the clock. Edges while scanning are the scan's own row changes.
         with self._state_lock:
             if not self._armed or self._closed:
@@ -316,7 +320,7 @@ class SwitchMatrix:
                 return
             now = self._clock.monotonic()
             self._settle(now, self._read_levels(), events)
-            busy = [contact for contact in self._contacts if contact.touched]
+            busy = [contact for contact in self._contacts if contact.raw or contact.down]
             if not busy:
                 self._rearm()
             else:
@@ -422,7 +426,7 @@ class SwitchMatrix:
         for contact in settled:
             if contact.raw:
                 self._close(contact, events)
-        pads = [contact for contact in self._contacts if contact.is_pad]
+        pads = self._pads
         for pad in pads:
             if pad.down and not pad.stuck and now - pad.down_since >= self._stuck_after_s:
                 pad.stuck = True
