@@ -10,6 +10,8 @@ a margin of two pixels leaves room for the burn-in shift.
 
 from __future__ import annotations
 
+import functools
+
 from PIL import Image, ImageDraw
 
 from firmware.drivers import ssd1306_protocol
@@ -134,6 +136,22 @@ def _centred(
     left: int = MARGIN,
     room: int = WIDTH - 2 * MARGIN,
 ) -> None:
+    offset, mask = _line(font, text, room, scale)
+    if mask is not None:
+        image.paste(fill, (left + offset, top), mask)
+
+
+LINE_CACHE = 128
+"""Lines kept drawn: a screen's texts recur from one screen to the next (the title, the footer,
+the labels), and a line's mask pastes at once what its glyphs would paste one by one."""
+
+
+@functools.lru_cache(maxsize=LINE_CACHE)
+def _line(font: PixelFont, text: str, room: int, scale: int) -> tuple[int, Image.Image | None]:
+    """`text` shortened to `room`: its offset in the room to be centred, and its mask (None when
+    nothing of it is lit)."""
     shown = font.ellipsize(text, room, scale=scale)
-    x = left + (room - font.text_width(shown, scale=scale)) // 2
-    font.draw_text(image, (x, top), shown, fill=fill, scale=scale)
+    width = font.text_width(shown, scale=scale)
+    if width == 0:
+        return 0, None
+    return (room - width) // 2, font.render(shown, scale)
