@@ -587,9 +587,14 @@ def run_bench(
         )
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
-    from tools.bench_fleet import with_fleet  # issue 14's figures; that module imports this one
-
-    with_fleet(figures, touches=touches, paced=paced, backend=backend)
+    # Issue 14: touch → LED with a fleet's broker down and slow, added by tools/bench_fleet.py,
+    # run as a child since it imports this module.
+    options = ["--touches", str(touches), "--backend", backend, *([] if paced else ["--unpaced"])]
+    fleet = [sys.executable, "-m", "tools.bench_fleet", *options]
+    child = subprocess.run(
+        fleet, input=json.dumps(figures), stdout=subprocess.PIPE, text=True, check=True
+    )
+    figures.update(json.loads(child.stdout))
     figures["backend"] = backend
     return figures
 
@@ -607,9 +612,8 @@ def comparison(figures: dict[str, Any]) -> str:
         "startup_s": figures["startup_s"],
         "rss_mb": figures["rss_mb"],
     }
-    from tools.bench_fleet import compared
-
-    measured |= compared(figures)
+    fleet = [name for name in figures["budgets"] if name.startswith("touch_to_led_ms_broker_")]
+    measured |= {name: figures[name.removesuffix("_median")]["median"] for name in fleet}
     lines = []
     for name, value in measured.items():
         verdict = "ok" if figures["within_budget"][name] else "OVER BUDGET"

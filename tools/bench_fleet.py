@@ -5,14 +5,19 @@ retrying) or slow (behind `tools.slow_proxy`, every chunk 200 ms late both ways)
 the network, so the budget is "unchanged": each median within the same run's no-fleet median
 plus a small margin.
 
-Where Mosquitto is not installed the figures are null, with the reason.
+Where Mosquitto is not installed the figures are null, with the reason. `tools.bench` runs this
+module as a child (`main`: its figures in on standard input, out with the fleet's on standard
+output), since this module imports it.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -123,10 +128,21 @@ def with_fleet(
         figures["within_budget"][f"{name}_median"] = figures[name]["median"] <= budget
 
 
-def compared(figures: dict[str, Any]) -> dict[str, float]:
-    """The fleet's medians that have a budget, for `tools.bench.comparison`'s table."""
-    return {
-        f"{name}_median": figures[name]["median"]
-        for name in FIGURES
-        if f"{name}_median" in figures["budgets"]
-    }
+def main(argv: Sequence[str] | None = None) -> int:
+    """Read a `tools.bench` run's figures on standard input, print them with the fleet's."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench_fleet",
+        description="Add touch → LED with a fleet's broker down and slow to make bench's figures.",
+    )
+    parser.add_argument("--touches", type=int, required=True)
+    parser.add_argument("--unpaced", action="store_true")
+    parser.add_argument("--backend", choices=("matrix", "mpr121"), default="matrix")
+    args = parser.parse_args(argv)
+    figures = json.load(sys.stdin)
+    with_fleet(figures, touches=args.touches, paced=not args.unpaced, backend=args.backend)
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
