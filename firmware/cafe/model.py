@@ -64,12 +64,12 @@ def _score(game: dict[str, Any] | None) -> str:
     if game is None:
         return "-"
     remaining = " ".join(f"{team} {n}" for team, n in sorted(game["remaining"].items()))
-    shown = f"agents left: {remaining}" + (f"; score {game['score']}" if game["score"] else "")
+    shown = f"left: {remaining}" + (f"; score {game['score']}" if game["score"] else "")
     match = game.get("match")  # absent from a table of a version before it
     if match is None:
         return shown
     played = f"{match['games']} game" + ("" if match["games"] == 1 else "s")
-    return f"{shown}; match red {match['red']} · blue {match['blue']} ({played})"
+    return f"{shown}; match: red {match['red']} blue {match['blue']} ({played})"
 
 
 def _health(health: dict[str, Any] | None) -> str:

@@ -29,7 +29,7 @@ from .test_publisher import publisher_for
 def test_rows_follow_the_messages() -> None:
     async def scenario() -> None:
         app = CafeApp()
-        async with app.run_test(size=(120, 12)) as pilot:
+        async with app.run_test(size=(132, 12)) as pilot:
             app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
             app.receive("codenames/t1/game", game_payload())
             app.receive("codenames/t2/status", encode(envelope("t2", 1, status="offline")))

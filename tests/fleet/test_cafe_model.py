@@ -39,7 +39,7 @@ def test_messages_fill_a_tables_row() -> None:
     cells = cafe.tables["t1"].cells()
     assert cells["online"] == "online"
     assert cells["state"].endswith(": guess, clue 2, 3 left")
-    assert cells["score"].endswith("; match red 1 · blue 0 (1 game)")
+    assert cells["score"].endswith("; match: red 1 blue 0 (1 game)")
     assert cells["health"] == "stuck C3; OLED down; NOT SAVING: disk full"
     assert cells["last"] == "clue 2"
     assert cafe.rejected == 0
@@ -52,7 +52,7 @@ def test_a_game_without_the_match_of_an_older_table_is_still_read() -> None:
     older = json.loads(game_payload())
     del older["match"]
     assert cafe.receive("codenames/t1/game", encode(older)) == "t1"
-    assert "agents left" in cafe.tables["t1"].cells()["score"]
+    assert cafe.tables["t1"].cells()["score"].startswith("left: ")
     assert "match" not in cafe.tables["t1"].cells()["score"]
 
 
