@@ -6,10 +6,20 @@ driven low. Columns 1–5 are the card columns A–E (matrix row r is card row r
 the console buttons (`BUTTONS_BY_ROW`).
 
 While nothing is pressed the scanner costs nothing: all rows are held low, so any switch pulls
-its column low, and the falling edge (a gpiozero edge callback) wakes it. It then scans row by
-row every few milliseconds on the injected clock, debounces every switch in software (gpiozero's
-mock ignores `bounce_time`, and the Pi's kernel debounce cannot tell chatter from a press), and
-re-arms the edge wake-up as soon as every switch is open and settled.
+its column low, and the falling edge (a gpiozero edge callback) wakes it. It debounces every
+switch in software (gpiozero's mock ignores `bounce_time`, and the Pi's kernel debounce cannot
+tell chatter from a press) on the injected clock, and re-arms the edge wake-up as soon as every
+switch is open and settled.
+
+While a switch is held down it is scanned every few milliseconds, since its release makes no
+falling edge. While every touched switch is only waiting out its debounce time, the scanner
+sleeps until the first one is due, with all rows low and the edge wake-up armed: a bounce that
+closes a contact again makes its column fall, which wakes a scan at once, and a fall on the
+column of a switch still waiting restarts its debounce time from the fall, so chatter is seen
+whether or not a scan happened to catch it. A scan woken by a fall only reads the columns at
+rest (unless a column fell that no closed switch explains, which needs a full scan to place),
+so that it writes no row: on the Pi, the falls a scan's own row writes make can reach the edge
+callback after the scan, and a scan that wrote rows would then wake itself again.
 
 Each row change is given the time the columns need to follow it before they are read
 (`SETTLE_S`): a column that a held switch pulled low rises only through its pull-up into the
@@ -34,6 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeAlias
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
@@ -240,8 +251,13 @@ class SwitchMatrix:
         self._state_lock = threading.Lock()
         self._scan_lock = threading.Lock()
         self._armed = False
+        """A column's fall wakes a scan: idle, or waiting out debounce times."""
         self._closed = False
         self._timer: Timer | None = None
+        self._falls: dict[int, float] = {}
+        """Columns that fell while armed, and when (the clock's time): bounces to account for."""
+        self._armed_at: float | None = None
+        """The pin factory's ticks when the scanner last armed: earlier falls are its own."""
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
         # The devices' pins, driven and read directly: a column reads low (False) when closed.
@@ -249,6 +265,8 @@ class SwitchMatrix:
         self._column_pins: list[Pin] = []
         # Track the row levels we set, so that a scan writes only the rows that change.
         self._row_low: list[bool] = []
+        # Kept here: a pin holds its callback by a weak reference only.
+        self._edge_callbacks: list[Callable[[int, bool], None]] = []
         try:
             for pin in rows:
                 # active_high=False: "on" drives the row low, which is what selects it.
@@ -264,12 +282,14 @@ class SwitchMatrix:
                 # Told by the pin itself, without the device's event layers, and of falls only:
                 # a rise never wakes the scanner, so it need not be delivered at all.
                 column.pin.edges = "falling"
-                column.pin.when_changed = self._column_fell
+                self._edge_callbacks.append(partial(self._column_fell, len(self._columns)))
+                column.pin.when_changed = self._edge_callbacks[-1]
                 self._columns.append(column)
                 self._column_pins.append(column.pin)
         except BaseException:
             self.close()
             raise
+        self._factory = self._columns[0].pin_factory
         with self._scan_lock:
             self._rearm()
 
@@ -277,7 +297,7 @@ class SwitchMatrix:
     def scanning(self) -> bool:
         """True while a switch is touched or settling; False when idle, waiting for an edge."""
         with self._state_lock:
-            return not self._armed and not self._closed
+            return not self._closed and (not self._armed or self._timer is not None)
 
     @property
     def closed(self) -> bool:
@@ -304,43 +324,74 @@ class SwitchMatrix:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _column_fell(self, ticks: int, state: bool) -> None:
-        # A gpiozero pin's edge callback: on the Pi it runs on the pin library's thread, so it only
-        # hands the work to the clock. Edges while scanning are the scan's own row changes.
+    def _column_fell(self, column: int, ticks: float, state: bool) -> None:
+        # A gpiozero pin's edge callback: on the Pi it runs on the pin library's thread, so it
+        # only notes the fall and hands the work to the clock. Falls while not armed are the
+        # scan's own row changes, and so are those delivered late but stamped before it armed.
         with self._state_lock:
             if not self._armed or self._closed:
                 return
+            if self._armed_at is not None and self._factory.ticks_diff(ticks, self._armed_at) < 0:
+                return
             self._armed = False
+            self._falls[column] = self._clock.monotonic()
+            if self._timer is not None:
+                self._timer.cancel()
             self._timer = self._clock.call_later(0.0, self._scan)
 
     def _scan(self) -> None:
         events: list[MatrixEvent] = []
         with self._scan_lock:
-            if self._closed:
-                return
+            with self._state_lock:
+                if self._closed:
+                    return
+                self._armed = False
+                falls, self._falls = self._falls, {}
             now = self._clock.monotonic()
-            self._settle(now, self._read_levels(), events)
+            due = any(self._due(contact, now) for contact in self._contacts)
+            # Woken by a fall, with no debounce time over: the columns at rest are enough.
+            levels = self._read_levels(at_rest=bool(falls) and not due)
+            self._settle(now, levels, falls, events)
             busy = [contact for contact in self._contacts if contact.raw or contact.down]
             if not busy:
                 self._rearm()
-            else:
+            elif any(contact.raw and contact.down for contact in busy):
+                # Held down: only a scan sees it let go.
                 quiet = all(contact.stuck and contact.raw and contact.down for contact in busy)
                 interval = self._stuck_scan_interval_s if quiet else self._scan_interval_s
                 with self._state_lock:
                     if not self._closed:
                         self._timer = self._clock.call_later(interval, self._scan)
+            else:
+                first = min(contact.raw_since for contact in busy) + self._debounce_s
+                self._arm(max(first - now, 0.0))
         for event in events:
             self._sink(event)
 
-    def _read_levels(self) -> list[bool]:
+    def _due(self, contact: _Contact, now: float) -> bool:
+        """Whether `contact`'s level has been the same for the debounce time and not counted."""
+        return (
+            contact.raw != contact.down and now - contact.raw_since >= self._debounce_s - _EPSILON
+        )
+
+    def _read_levels(self, *, at_rest: bool = False) -> list[bool]:
         """Closed or open for every switch, in row-major order; leaves all rows low.
 
         The same levels as `_scan_rows`, found with fewer pin operations when the columns at
         rest (all rows low) leave one answer: nothing closed, or the one switch closed at the
-        last scan still closed and alone (see the module's docstring)."""
+        last scan still closed and alone (see the module's docstring). `at_rest` writes no row
+        unless a column fell that no switch closed at the last scan explains: a switch on a
+        column that rose is open, the others keep their last level."""
         low = [not pin.state for pin in self._column_pins]
         if not any(low):
             return [False] * len(self._contacts)
+        if at_rest:
+            closed_columns = {i % COLUMN_COUNT for i, c in enumerate(self._contacts) if c.raw}
+            if all(not fell or column in closed_columns for column, fell in enumerate(low)):
+                return [
+                    contact.raw and low[index % COLUMN_COUNT]
+                    for index, contact in enumerate(self._contacts)
+                ]
         closed = [index for index, contact in enumerate(self._contacts) if contact.raw]
         if len(closed) == 1 and low.count(True) == 1:
             row, column = divmod(closed[0], COLUMN_COUNT)
@@ -392,32 +443,45 @@ class SwitchMatrix:
 
     def _rearm(self) -> None:
         """Go idle: all rows low, woken by the next falling edge."""
+        self._arm(None)
+
+    def _arm(self, delay: float | None) -> None:
+        """Wait with all rows low, woken by a column's fall or, unless None, after `delay`."""
         self._select(None)
         with self._state_lock:
             if self._closed:
                 return
             self._armed = True
-            self._timer = None
-        # A switch that closed after the last scan read its column but before we armed made its
-        # edge while nobody listened; these reads happen once per wake-up, never while idle.
-        if not all(pin.state for pin in self._column_pins):
+            self._armed_at = self._factory.ticks()
+            self._timer = None if delay is None else self._clock.call_later(delay, self._scan)
+        # A switch that closed after the scan read its column but before we armed made its edge
+        # while nobody listened; these reads happen once per wait, never while idle.
+        closed_columns = {i % COLUMN_COUNT for i, c in enumerate(self._contacts) if c.raw}
+        if any(
+            not pin.state and column not in closed_columns
+            for column, pin in enumerate(self._column_pins)
+        ):
             with self._state_lock:
                 if self._armed and not self._closed:
                     self._armed = False
+                    if self._timer is not None:
+                        self._timer.cancel()
                     self._timer = self._clock.call_later(0.0, self._scan)
 
-    def _settle(self, now: float, levels: list[bool], events: list[MatrixEvent]) -> None:
-        """Debounce the levels read at `now` and append the events they settle into."""
-        for contact, level in zip(self._contacts, levels, strict=True):
+    def _settle(
+        self, now: float, levels: list[bool], falls: dict[int, float], events: list[MatrixEvent]
+    ) -> None:
+        """Debounce the levels read at `now`, knowing which columns fell when (`falls`), and
+        append the events they settle into."""
+        for index, (contact, level) in enumerate(zip(self._contacts, levels, strict=True)):
             if level != contact.raw:
                 contact.raw = level
                 contact.raw_since = now
-        settled = [
-            contact
-            for contact in self._contacts
-            if contact.raw != contact.down
-            and now - contact.raw_since >= self._debounce_s - _EPSILON
-        ]
+            elif contact.raw != contact.down and index % COLUMN_COUNT in falls:
+                # The column was open just before it fell: this switch, still waiting, may have
+                # bounced then, so its level counts from the fall.
+                contact.raw_since = max(contact.raw_since, falls[index % COLUMN_COUNT])
+        settled = [contact for contact in self._contacts if self._due(contact, now)]
         # Releases first, so that a scan reports a switch let go before one pressed. Pads are
         # counted only after both loops: a pad let go as another is pressed is not two at once.
         for contact in settled:

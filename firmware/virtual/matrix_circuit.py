@@ -12,7 +12,8 @@ constant: a column that nothing pulls low any more rises through its pull-up int
 capacitance, and reads low until it has crossed the input's high threshold, as it does under a
 table. A fall is immediate: a row driven low pulls the column hard through its diode. The rise
 completes when something next looks at the column (a read or another change), which is when it
-matters. Without a time source, every column follows at once: the ideal circuit.
+matters: a column that rose unseen and is pulled low again still makes its falling edge. Without
+a time source, every column follows at once: the ideal circuit.
 
 The pins also count reads of their level (`CountingPin.reads`) and changes of it
 (`CountingPin.changes`): that is how the tests see that an idle scanner reads no pins at all, and
@@ -148,6 +149,13 @@ class _ColumnPin(_MatrixPin):
             self.rising_since = None
             return  # an output column drives itself; nothing to model
         if pulled_low or self._pull == "down":
+            if (
+                self.rising_since is not None
+                and now is not None
+                and now - self.rising_since >= rise_s
+            ):
+                # It rose meanwhile, unseen: it falls now, and the fall is an edge like any.
+                self.drive_high()
             self.rising_since = None
             self.drive_low()
         elif self._pull == "up":

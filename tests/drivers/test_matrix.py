@@ -42,6 +42,7 @@ from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, Wi
 ROWS = (5, 6, 13, 19, 26)
 COLUMNS = (17, 27, 22, 23, 24, 25)
 SCAN_S = 0.005  # one scan period: the resolution of every timestamp the scanner reports
+DEBOUNCE_S = 0.03
 
 C3 = Coord.parse("C3")
 B2 = Coord.parse("B2")
@@ -391,12 +392,60 @@ def test_a_touch_makes_one_full_scan(rig: Rig, switch: MatrixSwitch) -> None:
     rig.circuit.release_switch(switch)
     assert len(rig.wait(0.1)) == 1
     assert not rig.matrix.scanning
-    # The wake-up scan selects every row in turn; each later scan while the switch is down
-    # raises its row alone and lowers it again; once it is open, the columns at rest say so.
-    scans_while_down = round(0.1 / SCAN_S)
+    # The wake-up scan selects every row in turn; the one at the end of the debounce time and
+    # each one every 5 ms after it while the switch is down raises its row alone and lowers it
+    # again; once it is open, the columns at rest say so.
+    scans_while_down = 1 + round((0.1 - DEBOUNCE_S) / SCAN_S)
     quick = [2 * scans_while_down if other == row else 0 for other in range(5)]
     expected = [full + more for full, more in zip(FULL_SCAN_ROW_WRITES, quick, strict=True)]
     assert [after - was for after, was in zip(rig.row_changes(), before, strict=True)] == expected
+
+
+@pytest.mark.parametrize("switch", [C3, ConsoleButton.NEW], ids=str)
+def test_no_scan_runs_while_a_press_or_a_release_waits_out_its_debounce_time(
+    rig: Rig, switch: MatrixSwitch
+) -> None:
+    # Column 0 holds neither switch: every scan reads it at rest.
+    at = rig.now
+    rig.circuit.press_switch(switch)
+    rig.clock.advance(0)  # the wake-up scan
+    reads = rig.column_reads(0)
+    assert rig.wait(DEBOUNCE_S - 0.001) == []
+    assert rig.column_reads(0) == reads
+    assert rig.matrix.scanning  # busy, though asleep
+    assert [event.at for event in rig.wait(0.001)] == [at]
+    rig.wait(0.1)
+    released_at = rig.now
+    rig.circuit.release_switch(switch)
+    rig.clock.advance(SCAN_S)  # the scan that finds it open
+    reads = rig.column_reads(0)
+    assert rig.wait(DEBOUNCE_S - 0.001) == []
+    assert rig.column_reads(0) == reads
+    (released,) = rig.wait(SCAN_S)
+    assert released.at == pytest.approx(released_at, abs=SCAN_S)
+    assert not rig.matrix.scanning
+
+
+def test_a_bounce_while_waiting_restarts_the_debounce_time_from_its_fall(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.clock.advance(0.010)
+    rig.circuit.release_pad(C3)  # no scan sees it open: it closes again before the next one
+    rig.clock.advance(0.002)
+    closed_again_at = rig.now
+    rig.circuit.press_pad(C3)
+    assert rig.wait(DEBOUNCE_S - 0.001) == []
+    assert rig.wait(0.001) == [PadPressed(C3, closed_again_at)]
+
+
+def test_a_second_pad_on_the_column_of_a_pad_waiting_is_found_when_it_is_due(rig: Rig) -> None:
+    # No edge tells of it (the column is low already): the scan at the end of the debounce
+    # time raises C3's row alone and sees C1 still holding the column.
+    rig.circuit.press_pad(C3)
+    rig.clock.advance(0.010)
+    rig.circuit.press_pad(Coord.parse("C1"))
+    (event,) = rig.wait(0.2)
+    assert isinstance(event, MultiplePads)
+    assert event.coords == (Coord.parse("C1"), C3)
 
 
 def test_a_held_pad_costs_two_row_writes_and_seven_reads_a_scan(rig: Rig) -> None:
@@ -683,3 +732,23 @@ def test_a_released_column_reads_low_until_it_has_risen() -> None:
         circuit.release(4, 2)
         clock.advance(0.001)  # time on the clock counts as well
         assert not column.is_active
+
+
+def test_a_column_that_rose_unseen_falls_with_an_edge_when_pulled_low_again() -> None:
+    clock = VirtualClock()
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory, now=WireTime(clock).now)
+    falls: list[int] = []
+    with (
+        DigitalOutputDevice(ROWS[4], initial_value=False, pin_factory=factory),
+        DigitalInputDevice(COLUMNS[2], pull_up=True, pin_factory=factory) as column,
+    ):
+        column.when_activated = lambda: falls.append(1)
+        circuit.press(4, 2)
+        circuit.release(4, 2)
+        clock.advance(0.002)  # nothing reads the column while it rises
+        circuit.press(4, 2)  # a bounce closes it again
+        assert len(falls) == 2
+        circuit.release(4, 2)
+        circuit.press(4, 2)  # too soon to have risen: no new edge
+        assert len(falls) == 2
