@@ -154,6 +154,9 @@ class Table:
         self._selector: ClueNumber = FIRST_SELECTOR
         self._notice: tuple[str, ...] = ()
         self._notice_until = 0.0
+        self._composed: tuple[TableView, GNUTranslations, OledScreen] | None = None
+        """The last view composed, in its language, and its screen: most events (a release, a
+        blink) change nothing on it, and composing costs more than comparing (issue 16)."""
         self._timer = TableTimer(self._timing.timer_redraw_s, self._schedule)
         self._controls = PlayControls()
         self._mode: ControlMode = PLAYING
@@ -474,7 +477,10 @@ class Table:
             self._key.draw(self.state, now, asleep=self._sleep.asleep)
         if self._notice and now >= self._notice_until:
             self._notice = ()
-        self._screen.show(compose(self.view(now), self._catalog))
+        view, catalog = self.view(now), self._catalog
+        if self._composed is None or self._composed[:2] != (view, catalog):
+            self._composed = (view, catalog, compose(view, catalog))
+        self._screen.show(self._composed[2])
 
     def view(self, now: float) -> TableView:
         """What the screen shows now."""
