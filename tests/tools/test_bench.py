@@ -15,7 +15,14 @@ import pytest
 from board_rules.codenames import Game, GiveClue, Phase, Touch, generate_key
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.store import GameStore, TimedAction
-from tools.bench import main, measure_play, next_move
+from tools.bench import (
+    HELD_CPU_BUDGET_PERCENT,
+    TOUCH_CPU_BUDGET_MS,
+    budgets,
+    main,
+    measure_play,
+    next_move,
+)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -51,6 +58,46 @@ def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> Non
     assert all(isinstance(ok, bool) for ok in figures["within_budget"].values())
     # The human-readable comparison names every budget.
     assert all(name in err.getvalue() for name in figures["budgets"])
+
+
+def test_the_cpu_figures_are_milliseconds_per_touch_and_a_share_of_one_core(
+    tmp_path: Path,
+) -> None:
+    figures = measure_play(tmp_path, touches=2, paced=False, idle_s=0.1, held_s=0.05)
+    assert figures["samples"]["touches"] == 2
+    # Some CPU is always spent on a touch; a held pad's share of one core is a percentage.
+    assert isinstance(figures["cpu_ms_per_touch"], float) and figures["cpu_ms_per_touch"] > 0
+    assert isinstance(figures["held_cpu_percent"], float)
+    assert 0 <= figures["held_cpu_percent"] <= 100 * 2  # at most every core of this machine
+
+
+@pytest.mark.parametrize(
+    ("touch_ms", "held_percent", "within"),
+    [
+        (TOUCH_CPU_BUDGET_MS, HELD_CPU_BUDGET_PERCENT, (True, True)),
+        (TOUCH_CPU_BUDGET_MS + 0.001, HELD_CPU_BUDGET_PERCENT + 0.001, (False, False)),
+        (0.0, 0.0, (True, True)),
+    ],
+)
+def test_the_cpu_figures_are_judged_against_their_budgets(
+    touch_ms: float, held_percent: float, within: tuple[bool, bool]
+) -> None:
+    figures = {
+        "touch_to_led_ms": {"median": 1.0},
+        "touch_to_oled_ms": {"median": 1.0},
+        "oled_bytes_per_event": {"sent": 1.0, "full_frame": 10.0},
+        "idle_pin_reads_per_s": 0,
+        "idle_cpu_percent": 0.0,
+        "cpu_ms_per_touch": touch_ms,
+        "held_cpu_percent": held_percent,
+        "startup_s": 0.1,
+        "rss_mb": 1.0,
+    }
+    judged = budgets(figures, debounce_ms=30)
+    assert judged["budgets"]["cpu_ms_per_touch"] == TOUCH_CPU_BUDGET_MS == 2.0
+    assert judged["budgets"]["held_cpu_percent"] == HELD_CPU_BUDGET_PERCENT == 5.0
+    verdicts = judged["within_budget"]
+    assert (verdicts["cpu_ms_per_touch"], verdicts["held_cpu_percent"]) == within
 
 
 def test_touches_events_and_bytes_add_up_across_a_new_game(tmp_path: Path) -> None:
