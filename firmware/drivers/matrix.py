@@ -21,34 +21,24 @@ rest (unless a column fell that no closed switch explains, which needs a full sc
 so that it writes no row: on the Pi, the falls a scan's own row writes make can reach the edge
 callback after the scan, and a scan that wrote rows would then wake itself again.
 
-Each row change is given the time the columns need to follow it before they are read
-(`SETTLE_S`): a column that a held switch pulled low rises only through its pull-up into the
-wire's capacitance, so read at once it can still be low and show a phantom switch on the newly
-selected row.
+The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
+change, and every switch's level read with few pin operations (a touch of one pad costs one full
+scan, the one that finds it; a held pad two row writes and seven reads a scan).
 
-A scan selects every row in turn only when it must (issue 16: the CPU a touch costs). It reads
-the columns first with all rows low, as they rest: no low column means every switch is open,
-and when the only switch closed at the last scan is on the only low column, raising that
-switch's row alone (one settle time) shows whether anything else holds the column. Both give
-the levels a full scan would, so the debounce sees the same; a touch of one pad costs one full
-scan, the one that finds it, and a held pad two row writes and seven reads per scan. Pins are
-driven and read at gpiozero's pin level: the device layers cost more than the pin itself.
-
-A little over 400 lines for one concept: the scan, its settle time derived from the circuit,
-the debounce and the stuck-pad rule belong together.
+A little over 400 lines for one concept: the scheduling of scans, the debounce and the
+stuck-pad rule belong together.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeAlias
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
-from gpiozero.pins import Factory, Pin
+from gpiozero.pins import Factory
 
 from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.clock import Clock, Timer
@@ -63,6 +53,13 @@ from firmware.drivers.events import (
     pad_of,
     released,
 )
+from firmware.drivers.matrix_wires import (
+    COLUMN_COUNT,
+    ROW_COUNT,
+    SETTLE_S,
+    MatrixWires,
+    busy_wait,
+)
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 BUTTON_COLUMN = SIZE
@@ -76,59 +73,8 @@ BUTTONS_BY_ROW: tuple[ConsoleButton, ...] = (
 )
 """The console button on each matrix row, top to bottom."""
 
-ROW_COUNT = SIZE
-COLUMN_COUNT = SIZE + 1
-
 MatrixSwitch: TypeAlias = PadOrButton
 """What sits at a matrix position: a card pad or a console button."""
-
-PI_PULL_UP_OHMS = 65_000.0
-"""The Pi's internal pull-up at its weakest (datasheet range about 50–65 kΩ)."""
-COLUMN_PULL_UP_OHMS = 10_000.0
-"""The external pull-up each column has as standard (`hardware/README.md`), beside the Pi's."""
-WIRE_CAPACITANCE_F = 200e-12
-"""A column's wire under a table with its pads and diodes: 100–200 pF, the worst taken."""
-SETTLE_TIME_CONSTANTS = 5
-"""Time constants to wait: after 5 τ a rising column is within 1 % of 3.3 V, far above the
-input's high threshold (about 2 V, reached after about 1 τ), so a pull-up or a wire a few times
-worse than its nominal value still reads right."""
-
-
-def parallel_ohms(*resistors: float) -> float:
-    """The resistance of `resistors` in parallel.
-
-    >>> round(parallel_ohms(COLUMN_PULL_UP_OHMS, PI_PULL_UP_OHMS))
-    8667
-    """
-    return 1 / sum(1 / ohms for ohms in resistors)
-
-
-def settle_time_s(pull_up_ohms: float, capacitance_f: float = WIRE_CAPACITANCE_F) -> float:
-    """How long a column pulled up through `pull_up_ohms` into `capacitance_f` needs to rise.
-
-    >>> f"{settle_time_s(PI_PULL_UP_OHMS) * 1e6:.0f} µs"
-    '65 µs'
-    """
-    return SETTLE_TIME_CONSTANTS * pull_up_ohms * capacitance_f
-
-
-STANDARD_PULL_UP_OHMS = parallel_ohms(COLUMN_PULL_UP_OHMS, PI_PULL_UP_OHMS)
-"""What pulls a column up on a table built to the BOM: τ = 8.7 kΩ × 200 pF ≈ 1.7 µs."""
-SETTLE_S = settle_time_s(STANDARD_PULL_UP_OHMS)
-"""The wait after each row change on a standard table: about 9 µs, so 45 µs a scan. A table
-without the external pull-ups needs `settle_time_s(PI_PULL_UP_OHMS)` (65 µs)."""
-
-
-def busy_wait(seconds: float, counter: Callable[[], float] = time.perf_counter) -> None:
-    """Wait `seconds` on this thread without sleeping.
-
-    A settle time is a few microseconds; `time.sleep` gives the CPU away for 50 µs or more, and
-    the scan runs only while a switch is touched, so spinning costs nothing while idle.
-    """
-    end = counter() + seconds
-    while counter() < end:
-        pass
-
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
@@ -230,8 +176,6 @@ class SwitchMatrix:
             raise ValueError("stuck_after_s must be more than 0")
         if settle_s < 0:
             raise ValueError("settle_s must be 0 or more")
-        self._settle_s = settle_s
-        self._settle_wait = settle_wait
         self._clock = clock
         self._sink = sink
         self._debounce_s = debounce_ms / 1000
@@ -260,11 +204,6 @@ class SwitchMatrix:
         """The pin factory's ticks when the scanner last armed: earlier falls are its own."""
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
-        # The devices' pins, driven and read directly: a column reads low (False) when closed.
-        self._row_pins: list[Pin] = []
-        self._column_pins: list[Pin] = []
-        # Track the row levels we set, so that a scan writes only the rows that change.
-        self._row_low: list[bool] = []
         # Kept here: a pin holds its callback by a weak reference only.
         self._edge_callbacks: list[Callable[[int, bool], None]] = []
         try:
@@ -275,8 +214,6 @@ class SwitchMatrix:
                         pin, active_high=False, initial_value=True, pin_factory=pin_factory
                     )
                 )
-                self._row_low.append(True)
-                self._row_pins.append(self._rows[-1].pin)
             for pin in columns:
                 column = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
                 # Told by the pin itself, without the device's event layers, and of falls only:
@@ -285,10 +222,15 @@ class SwitchMatrix:
                 self._edge_callbacks.append(partial(self._column_fell, len(self._columns)))
                 column.pin.when_changed = self._edge_callbacks[-1]
                 self._columns.append(column)
-                self._column_pins.append(column.pin)
         except BaseException:
             self.close()
             raise
+        self._wires = MatrixWires(
+            [device.pin for device in self._rows],
+            [device.pin for device in self._columns],
+            settle_s,
+            settle_wait,
+        )
         self._factory = self._columns[0].pin_factory
         with self._scan_lock:
             self._rearm()
@@ -350,7 +292,8 @@ class SwitchMatrix:
             now = self._clock.monotonic()
             due = any(self._due(contact, now) for contact in self._contacts)
             # Woken by a fall, with no debounce time over: the columns at rest are enough.
-            levels = self._read_levels(at_rest=bool(falls) and not due)
+            closed = [contact.raw for contact in self._contacts]
+            levels = self._wires.levels(closed, at_rest=bool(falls) and not due)
             self._settle(now, levels, falls, events)
             busy = [contact for contact in self._contacts if contact.raw or contact.down]
             if not busy:
@@ -374,80 +317,13 @@ class SwitchMatrix:
             contact.raw != contact.down and now - contact.raw_since >= self._debounce_s - _EPSILON
         )
 
-    def _read_levels(self, *, at_rest: bool = False) -> list[bool]:
-        """Closed or open for every switch, in row-major order; leaves all rows low.
-
-        The same levels as `_scan_rows`, found with fewer pin operations when the columns at
-        rest (all rows low) leave one answer: nothing closed, or the one switch closed at the
-        last scan still closed and alone (see the module's docstring). `at_rest` writes no row
-        unless a column fell that no switch closed at the last scan explains: a switch on a
-        column that rose is open, the others keep their last level."""
-        low = [not pin.state for pin in self._column_pins]
-        if not any(low):
-            return [False] * len(self._contacts)
-        if at_rest:
-            closed_columns = {i % COLUMN_COUNT for i, c in enumerate(self._contacts) if c.raw}
-            if all(not fell or column in closed_columns for column, fell in enumerate(low)):
-                return [
-                    contact.raw and low[index % COLUMN_COUNT]
-                    for index, contact in enumerate(self._contacts)
-                ]
-        closed = [index for index, contact in enumerate(self._contacts) if contact.raw]
-        if len(closed) == 1 and low.count(True) == 1:
-            row, column = divmod(closed[0], COLUMN_COUNT)
-            if low[column] and self._alone_on_column(row, column):
-                levels = [False] * len(self._contacts)
-                levels[closed[0]] = True
-                return levels
-        return self._scan_rows()
-
-    def _alone_on_column(self, row: int, column: int) -> bool:
-        """Whether `column`, low at rest, rises once `row` alone is raised: then the switch at
-        `row`, `column` is what holds it low, and no switch on another row (the diodes keep a
-        raised row from pulling anything)."""
-        pin = self._row_pins[row]
-        pin.state = True
-        self._row_low[row] = False
-        # The column rises through its pull-up only: give it the settle time, as a scan does.
-        if self._settle_s > 0:
-            self._settle_wait(self._settle_s)
-        risen = bool(self._column_pins[column].state)
-        pin.state = False
-        self._row_low[row] = True
-        return risen
-
-    def _scan_rows(self) -> list[bool]:
-        """Every switch's level, each row selected in turn; leaves all rows low."""
-        levels: list[bool] = []
-        for row in range(ROW_COUNT):
-            self._select(row)
-            # Only a rising column is slow (a falling one is pulled by a driven row); every
-            # selection but the first's own row raises a row, so every one waits.
-            if self._settle_s > 0:
-                self._settle_wait(self._settle_s)
-            levels.extend(not pin.state for pin in self._column_pins)
-        self._select(None)
-        return levels
-
-    def _select(self, selected: int | None) -> None:
-        """Drive row `selected` low and the others high; `None` drives all of them low."""
-        # Raise the old row before lowering the new one: a column the old row held low rises
-        # only through its pull-up (the diode cannot drive it high), and the write that lowers
-        # the new row gives it that much longer; `settle_s` gives it the rest.
-        for low in (False, True):
-            for row, pin in enumerate(self._row_pins):
-                want_low = selected is None or row == selected
-                if want_low == low and self._row_low[row] != want_low:
-                    pin.state = not want_low
-                    self._row_low[row] = want_low
-
     def _rearm(self) -> None:
         """Go idle: all rows low, woken by the next falling edge."""
         self._arm(None)
 
     def _arm(self, delay: float | None) -> None:
         """Wait with all rows low, woken by a column's fall or, unless None, after `delay`."""
-        self._select(None)
+        self._wires.rest()
         with self._state_lock:
             if self._closed:
                 return
@@ -458,8 +334,8 @@ class SwitchMatrix:
         # while nobody listened; these reads happen once per wait, never while idle.
         closed_columns = {i % COLUMN_COUNT for i, c in enumerate(self._contacts) if c.raw}
         if any(
-            not pin.state and column not in closed_columns
-            for column, pin in enumerate(self._column_pins)
+            low and column not in closed_columns
+            for column, low in enumerate(self._wires.columns_low())
         ):
             with self._state_lock:
                 if self._armed and not self._closed:

@@ -35,13 +35,12 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from board_rules.codenames.grid import Coord
 from firmware.drivers.clock import Clock
 from firmware.drivers.events import ConsoleButton
-from firmware.drivers.matrix import (
+from firmware.drivers.matrix import MatrixSwitch, switch_position
+from firmware.drivers.matrix_wires import (
     COLUMN_COUNT,
     ROW_COUNT,
     STANDARD_PULL_UP_OHMS,
     WIRE_CAPACITANCE_F,
-    MatrixSwitch,
-    switch_position,
 )
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 

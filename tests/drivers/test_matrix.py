@@ -26,16 +26,13 @@ from firmware.drivers.events import (
     PadReleased,
     PadStuck,
 )
-from firmware.drivers.matrix import (
+from firmware.drivers.matrix import MatrixSwitch, SwitchMatrix, switch_at, switch_position
+from firmware.drivers.matrix_wires import (
     PI_PULL_UP_OHMS,
     SETTLE_S,
     STANDARD_PULL_UP_OHMS,
-    MatrixSwitch,
-    SwitchMatrix,
     busy_wait,
     settle_time_s,
-    switch_at,
-    switch_position,
 )
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
 
