@@ -59,8 +59,11 @@ TIMEOUT_S = 10.0
 """Bound on every wait for the table: a hung table stops the bench instead of hanging it."""
 POLL_S = 0.001
 """How often the driving thread looks; the figures come from timestamps, not from polling."""
-SCAN_QUIET_S = 0.015
-"""No pin read for three scan periods: the scanner has gone back to waiting for an edge."""
+SCAN_S = 0.005
+"""The matrix's scan period while a switch is held: a release is seen at most this late."""
+SCAN_QUIET_S = 3 * SCAN_S
+"""No pin read for three scan periods, once the release's debounce time is over: the scanner
+has gone back to waiting for an edge (it reads the columns when that time falls due)."""
 PUSH_S = 0.06
 """How long the encoder is pushed to announce a clue: past its debounce, far from its hold."""
 NEW_HOLD_MARGIN_S = 0.2
@@ -280,7 +283,8 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     """Wait until the scanner is back to waiting for an edge after the release at
     `released_at` (`time.monotonic`), so that the next press is timed from a table at rest, not
     from one still debouncing the last release."""
-    time.sleep(max(released_at + vt.config.inputs.debounce_ms / 1000 - time.monotonic(), 0.0))
+    debounce_s = vt.config.inputs.debounce_ms / 1000
+    time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
     reads, since = input_reads(vt), time.monotonic()
     while time.monotonic() - since < SCAN_QUIET_S:
