@@ -270,6 +270,9 @@ class SwitchMatrix:
         # A gpiozero pin's edge callback: on the Pi it runs on the pin library's thread, so it
         # only notes the fall and hands the work to the clock. Falls while not armed are the
         # scan's own row changes, and so are those delivered late but stamped before it armed.
+        # The stamps compare with the factory's ticks: gpiozero's lgpio pins stamp edges with
+        # the kernel's CLOCK_MONOTONIC (lgpio asks for CLOCK_REALTIME only if told to, and
+        # gpiozero does not), the clock its ticks() reads.
         with self._state_lock:
             if not self._armed or self._closed:
                 return
