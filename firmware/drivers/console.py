@@ -37,6 +37,7 @@ from firmware.drivers.events import (
     MatrixEvent,
 )
 from firmware.drivers.matrix import SwitchMatrix
+from firmware.drivers.matrix_wires import SETTLE_S, busy_wait
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 DEFAULT_HOLDS: Mapping[ConsoleButton, float] = MappingProxyType(
@@ -83,7 +84,8 @@ class Console:
     callback thread (encoder) and the clock's thread (matrix, holds); `queue.Queue` makes that
     safe. Pins come from `pin_factory` (gpiozero's default when `None`), wired as the default pin
     map unless told otherwise; `buzzer` is the pin of an optional passive buzzer, which needs a
-    PWM-capable pin.
+    PWM-capable pin. `settle_s` and `settle_wait` go to the switch matrix (`SwitchMatrix`): the
+    config derives the settle time from the table's column pull-ups.
 
     The encoder push is debounced here with the clock, like the matrix. It is a plain input and
     not a gpiozero `Button`, whose hold thread wakes every 100 ms even while nothing happens.
@@ -106,6 +108,8 @@ class Console:
         holds: Mapping[ConsoleButton, float] = DEFAULT_HOLDS,
         push_hold_s: float = PUSH_HOLD_S,
         switches: SwitchesOpener | None = None,
+        settle_s: float = SETTLE_S,
+        settle_wait: Callable[[float], None] = busy_wait,
     ) -> None:
         if any(seconds <= 0 for seconds in holds.values()) or push_hold_s <= 0:
             raise ValueError("hold times must be more than 0 s")
@@ -165,6 +169,8 @@ class Console:
                     pin_factory=pin_factory,
                     debounce_ms=debounce_ms,
                     stuck_after_s=stuck_after_s,
+                    settle_s=settle_s,
+                    settle_wait=settle_wait,
                 )
         except BaseException:
             self.close()

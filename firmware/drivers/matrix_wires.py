@@ -32,7 +32,8 @@ ROW_COUNT = SIZE
 COLUMN_COUNT = SIZE + 1
 
 PI_PULL_UP_OHMS = 65_000.0
-"""The Pi's internal pull-up at its weakest (datasheet range about 50–65 kΩ)."""
+"""The Pi's internal pull-up at its weakest: the BCM2835's datasheet gives 50–65 kΩ, and the
+weakest is the slowest rise, the worst case a settle time must cover."""
 COLUMN_PULL_UP_OHMS = 10_000.0
 """The external pull-up each column has as standard (`hardware/README.md`), beside the Pi's."""
 WIRE_CAPACITANCE_F = 200e-12
@@ -61,11 +62,33 @@ def settle_time_s(pull_up_ohms: float, capacitance_f: float = WIRE_CAPACITANCE_F
     return SETTLE_TIME_CONSTANTS * pull_up_ohms * capacitance_f
 
 
-STANDARD_PULL_UP_OHMS = parallel_ohms(COLUMN_PULL_UP_OHMS, PI_PULL_UP_OHMS)
+def column_pull_up_ohms(external_ohms: float) -> float:
+    """What pulls a column up: the external resistor of `external_ohms` beside the Pi's own
+    pull-up (which the scanner always turns on), or the Pi's alone when `external_ohms` is 0 (a
+    table built without the resistors: `[input] column_pullup_ohms`).
+
+    >>> column_pull_up_ohms(0) == PI_PULL_UP_OHMS
+    True
+    """
+    if external_ohms == 0:
+        return PI_PULL_UP_OHMS
+    return parallel_ohms(external_ohms, PI_PULL_UP_OHMS)
+
+
+def settle_for_pull_up(external_ohms: float) -> float:
+    """The settle time of a table whose columns have `external_ohms` resistors (0: none).
+
+    >>> f"{settle_for_pull_up(0) * 1e6:.0f} µs"
+    '65 µs'
+    """
+    return settle_time_s(column_pull_up_ohms(external_ohms))
+
+
+STANDARD_PULL_UP_OHMS = column_pull_up_ohms(COLUMN_PULL_UP_OHMS)
 """What pulls a column up on a table built to the BOM: τ = 8.7 kΩ × 200 pF ≈ 1.7 µs."""
 SETTLE_S = settle_time_s(STANDARD_PULL_UP_OHMS)
 """The wait after each row change on a standard table: about 9 µs, so 45 µs a full scan. A table
-without the external pull-ups needs `settle_time_s(PI_PULL_UP_OHMS)` (65 µs)."""
+without the external pull-ups needs `settle_for_pull_up(0)` (65 µs)."""
 
 
 def busy_wait(seconds: float, counter: Callable[[], float] = time.perf_counter) -> None:

@@ -25,6 +25,7 @@ from typing import Any, Final
 from board_rules.codenames import Mode
 from board_rules.text import clip
 from firmware.drivers.led_layout import LedConfigError, LedLayout
+from firmware.drivers.matrix_wires import COLUMN_PULL_UP_OHMS, settle_for_pull_up
 from firmware.drivers.oled import SECOND_ADDRESS, OledConfig, SecondOled
 from firmware.drivers.pinout import (
     RESERVED_PINS,
@@ -61,8 +62,16 @@ class InputConfig:
 
     debounce_ms: float = 30.0
     stuck_after_s: float = 10.0
+    column_pullup_ohms: float = COLUMN_PULL_UP_OHMS
+    """The matrix columns' external pull-up resistors; 0: none, the Pi's own alone. The scanner's
+    settle time after each row change follows from it (`settle_s`)."""
     backend: str = "matrix"
     mpr121: TouchPadsConfig = field(default_factory=TouchPadsConfig)
+
+    @property
+    def settle_s(self) -> float:
+        """How long the matrix scanner waits after each row change, from the column pull-ups."""
+        return settle_for_pull_up(self.column_pullup_ohms)
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,9 @@ SLEEP_AFTER_S = (10, 86_400)
 SHIFT_EVERY_S = (10, 86_400)
 DEBOUNCE_MS = (0, 500)
 STUCK_AFTER_S = (0.5, 3_600)
+# Below 2 kΩ a row holding six closed switches sinks over 10 mA, and the 1N4148's drop at that
+# current nears the Pi's 0.8 V low threshold; above 1 MΩ the Pi's own ~65 kΩ does all the pulling.
+COLUMN_PULLUP_OHMS = (2_000, 1_000_000)
 
 
 _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
@@ -166,6 +178,12 @@ _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
 _INPUT_KEYS: dict[str, tuple[_Check, str]] = {
     "debounce_ms": (_within(*DEBOUNCE_MS), "milliseconds from {} to {}".format(*DEBOUNCE_MS)),
     "stuck_after_s": (_within(*STUCK_AFTER_S), "seconds from {} to {}".format(*STUCK_AFTER_S)),
+    "column_pullup_ohms": (
+        lambda v: v == "internal" or (_number(v) and v == 0) or _within(*COLUMN_PULLUP_OHMS)(v),
+        'ohms from {} to {}, or 0 or "internal" (none: the Pi\'s own pull-up)'.format(
+            *COLUMN_PULLUP_OHMS
+        ),
+    ),
     "backend": (lambda v: v in ("matrix", "mpr121"), '"matrix" or "mpr121"'),
     "mpr121": (lambda v: isinstance(v, Mapping), "a table: [input.mpr121]"),
 }
@@ -301,6 +319,8 @@ def _inputs(
     no other device uses (the matrix's pins are free on a capacitive table)."""
     touch = _checked(inputs, "mpr121", _MPR121_KEYS, source)
     inputs.pop("mpr121", None)
+    if inputs.get("column_pullup_ohms") == "internal":
+        inputs["column_pullup_ohms"] = 0
     key = "input.mpr121"
 
     def thresholds(name: str, pair: tuple[Any, Any]) -> PadThresholds:

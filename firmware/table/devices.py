@@ -9,6 +9,7 @@ real strip or the virtual one).
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from typing import Any
 
 from gpiozero.pins import Factory
@@ -16,6 +17,7 @@ from gpiozero.pins import Factory
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console, SwitchesOpener
 from firmware.drivers.led_strip import LedStrip
+from firmware.drivers.matrix_wires import busy_wait
 from firmware.drivers.touch_pads import TouchPads
 from firmware.table.config import TableConfig
 from firmware.table.led_key import LedKey
@@ -28,10 +30,13 @@ def open_console(
     pin_factory: Factory | None = None,
     *,
     i2c: Any = None,
+    settle_wait: Callable[[float], None] = busy_wait,
 ) -> Console:
     """The console on the config's pins, reporting to `events`; `pin_factory` None is gpiozero's
     default (the Pi's GPIO), the virtual table passes its mock factory. With `[input] backend =
-    "mpr121"` the pads and buttons are the touch chips on `i2c` (None: the Pi's I2C1)."""
+    "mpr121"` the pads and buttons are the touch chips on `i2c` (None: the Pi's I2C1). The matrix
+    waits the settle time of the config's column pull-ups with `settle_wait` (see
+    `SwitchMatrix`)."""
     pins = config.pins
     inputs = config.inputs
     switches: SwitchesOpener | None = None
@@ -65,6 +70,8 @@ def open_console(
         debounce_ms=config.inputs.debounce_ms,
         stuck_after_s=config.inputs.stuck_after_s,
         switches=switches,
+        settle_s=inputs.settle_s,
+        settle_wait=settle_wait,
     )
 
 

@@ -174,6 +174,9 @@ class SwitchMatrixCircuit:
     """The 5 × 6 diode matrix on a `MockFactory`, with switches to press by hand.
 
     Build it before the scanner, so that the factory hands the scanner this circuit's pins.
+    `pull_up_ohms` is all that pulls a column up, the Pi's own pull-up included: for a table's
+    `[input] column_pullup_ohms`, `matrix_wires.column_pull_up_ohms` of it (the scanner's settle
+    time comes from the same figure).
 
     >>> from gpiozero.pins.mock import MockFactory
     >>> circuit = SwitchMatrixCircuit(MockFactory())

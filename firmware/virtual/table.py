@@ -26,6 +26,7 @@ from board_rules.codenames import Coord, Key, Mode
 from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import Ws281xStrip
+from firmware.drivers.matrix_wires import busy_wait, column_pull_up_ohms
 from firmware.drivers.oled_group import open_oleds
 from firmware.errors import FirmwareError
 from firmware.table.assemble import build_table
@@ -36,7 +37,7 @@ from firmware.table.game_loop import TableEvent
 from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
-from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
+from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.ssd1306 import attach_virtual_oleds
 from firmware.virtual.strip import VirtualPixelStrip, open_virtual_strip
@@ -98,6 +99,10 @@ class VirtualTable:
         # and they count every read of a level: an idle table should make none.
         self.factory = MockFactory(pin_class=CountingPin)
         self.bus = VirtualI2C() if bus is None else bus
+        self.wire = WireTime(self.clock)
+        """Time on the matrix's wires, where its columns rise through the config's pull-ups
+        (`[input] column_pullup_ohms`): on a virtual clock the scanner's settle waits move it and
+        nothing else; on a real one they are the Pi's busy waits, and real time passes."""
         self.circuit: SwitchMatrixCircuit | VirtualTouchPanel
         """The switch matrix, or the touch chips of `[input] backend = "mpr121"`: what a
         finger presses, the same calls on either."""
@@ -108,14 +113,23 @@ class VirtualTable:
             )
         else:
             self.circuit = SwitchMatrixCircuit(
-                self.factory, rows=pins.matrix_rows, columns=pins.matrix_columns
+                self.factory,
+                rows=pins.matrix_rows,
+                columns=pins.matrix_columns,
+                now=self.wire.now,
+                pull_up_ohms=column_pull_up_ohms(config.inputs.column_pullup_ohms),
             )
         self.encoder = VirtualEncoder(
             self.factory, a=pins.encoder_a, b=pins.encoder_b, push=pins.encoder_push
         )
         self.events: queue.Queue[TableEvent] = queue.Queue()
         self.console = open_console(
-            config, self.clock, self.events, pin_factory=self.factory, i2c=self.bus
+            config,
+            self.clock,
+            self.events,
+            pin_factory=self.factory,
+            i2c=self.bus,
+            settle_wait=busy_wait if self._virtual_clock is None else self.wire.wait,
         )
         self.chips = attach_virtual_oleds(self.bus, config.oled, self.factory)
         """One chip per display: the config's second display has its own."""

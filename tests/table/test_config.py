@@ -8,6 +8,7 @@ import pytest
 
 from board_rules.codenames import Mode, Team
 from firmware.drivers.led_layout import LedLayout
+from firmware.drivers.matrix_wires import PI_PULL_UP_OHMS, SETTLE_S, settle_time_s
 from firmware.table.config import ConfigError, TableConfig, load_config, parse_config
 from firmware.table.led_pattern import LedStyle
 
@@ -34,7 +35,13 @@ def test_the_example_config_names_every_key() -> None:
         "sleep_after_s",
         "state_dir",
     }
-    assert set(data["input"]) == {"debounce_ms", "stuck_after_s", "backend", "mpr121"}
+    assert set(data["input"]) == {
+        "debounce_ms",
+        "stuck_after_s",
+        "column_pullup_ohms",
+        "backend",
+        "mpr121",
+    }
     assert set(data["input"]["mpr121"]) == {
         "addresses",
         "irq_pins",
@@ -70,6 +77,16 @@ def test_values_are_read_into_their_places(tmp_path: Path) -> None:
     assert (config.oled.shift_every, config.oled.rotate_180) == (None, True)
     assert config.led_layout.rotation == 90
     assert config.led_style.blue == (0, 0, 255)
+
+
+@pytest.mark.parametrize("internal", [0, "internal"])
+def test_column_pull_ups_set_the_settle_time(internal: int | str) -> None:
+    standard = TableConfig().inputs
+    assert standard.settle_s == SETTLE_S  # 10 kΩ beside the Pi's own: the BOM's table
+    weaker = parse_config({"input": {"column_pullup_ohms": 47_000}}, "t.toml").inputs
+    none = parse_config({"input": {"column_pullup_ohms": internal}}, "t.toml").inputs
+    assert none.column_pullup_ohms == 0
+    assert standard.settle_s < weaker.settle_s < none.settle_s == settle_time_s(PI_PULL_UP_OHMS)
 
 
 def test_auto_timer_and_the_colour_blind_palette_are_defaults_of_the_menu() -> None:
@@ -149,6 +166,12 @@ def test_a_partial_pins_table_is_checked_as_a_whole() -> None:
         ("input", "debounce_ms", "9" * 4000, "milliseconds from 0 to 500, got 9999"),
         ("input", "stuck_after_s", "inf", "seconds from 0.5 to 3600, got inf"),
         ("input", "stuck_after_s", "0.1", "seconds from 0.5 to 3600"),
+        ("input", "column_pullup_ohms", "1e300", 'ohms from 2000 to 1000000, or 0 or "internal"'),
+        ("input", "column_pullup_ohms", "1999", "own pull-up), got 1999"),
+        ("input", "column_pullup_ohms", "nan", "ohms from 2000 to 1000000"),
+        ("input", "column_pullup_ohms", "-10000", "ohms from 2000 to 1000000"),
+        ("input", "column_pullup_ohms", '"external"', "got 'external'"),
+        ("input", "column_pullup_ohms", "false", "ohms from 2000 to 1000000"),
         ("led.layout", "offset", "10000000", "from 0 to 100, not 10000000"),
     ],
 )
@@ -173,6 +196,10 @@ def test_a_number_out_of_its_range_is_refused_with_the_range(
         ("oled", "shift_every_s", "0"),
         ("oled", "shift_every_s", "10.0"),
         ("input", "stuck_after_s", "0.5"),
+        ("input", "column_pullup_ohms", "2000"),
+        ("input", "column_pullup_ohms", "1000000"),
+        ("input", "column_pullup_ohms", "0"),
+        ("input", "column_pullup_ohms", '"internal"'),
         ("led.layout", "offset", "100"),
     ],
 )
