@@ -11,9 +11,11 @@ deal that fits equally likely: the only unequal weighting is that a deal in whic
 named one of its own tiles weighs nothing. A player who does so anyway (`random` may) leaves
 no deal that fits; the expert then falls back on the plain deduction.
 
-Attacking. Each (tile, value) is scored by its chance times what a hit is worth: one tile in
-general, `FINISHING_HIT` when it turns an opponent's last hidden tile (in a two-player game
-that is the win, in a larger one an attacker less). The best score wins, ties at random.
+Attacking. Each (tile, value) is scored by its chance times what a hit is worth. With two
+players in: one tile in general, `FINISHING_HIT` when it turns the opponent's last hidden tile,
+which wins. With three or more, `board_rules.coda.crowd` weighs each opponent by what the hit
+does to the viewer's share of the race and by where that opponent sits in the order of play.
+The best score wins, ties at random.
 
 Going on or stopping. After a right attack, another attack risks the drawn tile: a miss puts it
 face up, a stop hides it in the row. The expert reckons what the table would gain from seeing
@@ -22,12 +24,15 @@ reading of the rest of the row gets (`board_rules.coda.exposure`). It goes on wh
 times the hit's worth is at least the miss's chance times that cost: a drawn tile the table can
 all but read costs little to risk, a well hidden one is kept. With nothing drawn a miss turns
 one of its own tiles instead, counted as one tile; with its last hidden tile at stake it goes on
-only on a certainty.
+only on a certainty. With three or more players in, a miss costs more (`crowd.CROWD_MISS`).
 
-Measured alternatives that did no better (within two points over 800 to 2,000 seeded games
-against `hard`): a miss cost scaled by 1/2 to 3, a finishing hit worth 1 to 10, hits weighed by
-how many hidden tiles their player has left, and drawing the colour whose tile would leave the
-row hardest to read.
+Drawing. At a table of two it draws as `hard`; of three or four, the colour that keeps its row
+hardest to read (`board_rules.coda.crowd.safest_colour`).
+
+Measured alternatives that did no better in two-player games (within two points over 800 to
+2,000 seeded games against `hard`): a miss cost scaled by 1/2 to 3, a finishing hit worth 1 to
+10, hits weighed by how many hidden tiles their player has left, and drawing the colour whose
+tile would leave the row hardest to read (which does help with more players).
 """
 
 from __future__ import annotations
@@ -37,7 +42,9 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Final
 
-from board_rules.coda.actions import Action, Attack, Stop
+from board_rules.coda.actions import Action, Attack, Draw, Stop
+from board_rules.coda.crowd import CROWD_MISS, crowded, players_in, safest_colour
+from board_rules.coda.crowd import hit_worths as crowd_worths
 from board_rules.coda.deduction import Deduction, deduce, deduce_rows
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.exposure import exposure, public_tiles
@@ -56,6 +63,8 @@ def play_expert(view: PlayerView, rng: random.Random) -> Action:
     """The `expert` player."""
     if view.phase is Phase.ATTACK:
         return _attack(view, rng)
+    if view.phase is Phase.DRAW and view.players >= 3 and view.pool_black and view.pool_white:
+        return Draw(safest_colour(view))
     return play_hard(view, rng)
 
 
@@ -81,8 +90,9 @@ def _informed(seen: SeenTile) -> SeenTile:
 
 
 def _attack(view: PlayerView, rng: random.Random) -> Action:
+    worths = hit_worths(view)
     scored = [
-        (chance * _worth(view, player), chance, (player, index), value)
+        (chance * worths[player], chance, (player, index), value)
         for chance, (player, index), value in informed_deduction(view).guesses()
     ]
     best = max(score for score, *_ in scored)
@@ -95,14 +105,26 @@ def _attack(view: PlayerView, rng: random.Random) -> Action:
     return Attack(player, index, value)
 
 
-def _worth(view: PlayerView, player: int) -> Fraction:
-    """What a hit on one of `player`'s tiles is worth, in tiles."""
-    return FINISHING_HIT if len(view.hidden(player)) == 1 else Fraction(1)
+def hit_worths(view: PlayerView) -> dict[int, Fraction | float]:
+    """What a hit on each opponent still in is worth, in tiles: with two players in, one, or
+    `FINISHING_HIT` for the last hidden tile; with more, `board_rules.coda.crowd`'s share."""
+    if crowded(view):
+        return dict(crowd_worths(view))
+    return {
+        player: FINISHING_HIT if len(view.hidden(player)) == 1 else Fraction(1)
+        for player in players_in(view)
+        if player != view.viewer
+    }
 
 
 def miss_cost(view: PlayerView) -> Fraction:
     """What a miss now would give the table, in tiles (see the module docstring): 0 for a
-    drawn tile the table can already read, about 1 for one it could not guess at all."""
+    drawn tile the table can already read, about 1 for one it could not guess at all; with
+    three or more players in, `CROWD_MISS` times that."""
+    return _table_gain(view) * (CROWD_MISS if crowded(view) else 1)
+
+
+def _table_gain(view: PlayerView) -> Fraction:
     if not view.hand:
         return Fraction(1)  # a miss turns one of our own tiles, whichever tells least
     drawn = view.hand[0].tile
