@@ -146,7 +146,8 @@ class SwitchMatrix:
     a card would otherwise keep the scan at full rate for the rest of the game.
 
     After each row change the scanner waits `settle_s` (`SETTLE_S` by default: the standard
-    build) with `settle_wait`, a busy wait unless another is injected (the virtual circuit's
+    build; the config's is `settle_for_pull_up` of `[input] column_pullup_ohms`) with
+    `settle_wait`, a busy wait unless another is injected (the virtual circuit's
     `WireTime.wait` in tests, so that no test depends on real time).
     """
 

@@ -8,9 +8,9 @@ row, so a raised row pulls nothing). Between scans every row is low, so a column
 any switch on it is closed.
 
 Each row change is given the time the columns need to follow it before they are read
-(`SETTLE_S`): a column that a held switch pulled low rises only through its pull-up into the
-wire's capacitance, so read at once it can still be low and show a phantom switch on the newly
-selected row.
+(`SETTLE_S` on a standard table, `settle_for_pull_up` of the resistors a table has): a column
+that a held switch pulled low rises only through its pull-up into the wire's capacitance, so read
+at once it can still be low and show a phantom switch on the newly selected row.
 
 Every row is selected in turn only when nothing cheaper tells the levels. The columns are read
 first with every row low: no low column means every switch is open, and when the only switch

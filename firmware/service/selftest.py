@@ -5,7 +5,10 @@ colour channel shows at once); the OLED shows a test pattern; then the OLED asks
 30 matrix switches and for the encoder in turn. The report names missing switches (no press in
 time), stuck ones (closed before they were asked for, or held past the stuck limit), ghosting
 (another switch closing with the one asked for: a short or a failed diode) and a reversed
-encoder (A and B swapped). Any fault makes the command exit 1.
+encoder (A and B swapped). Any fault makes the command exit 1. Ghosts in the asked switch's own
+column, on row 1 or the row after its own, are what too short a settle time makes (the column
+still rising when the scan reads the next row, `firmware.drivers.matrix_wires`): the report then
+names the scan's wait and the config key that sets it, `[input] column_pullup_ohms`.
 
 This module is the check itself, over any `Rig`; `firmware.service.selftest_pi` is the command
 that runs it on the Pi's own devices.
@@ -37,7 +40,8 @@ from firmware.drivers.events import (
 )
 from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.led_layout import CELLS, EDGES
-from firmware.drivers.matrix import MatrixSwitch
+from firmware.drivers.matrix import MatrixSwitch, switch_position
+from firmware.drivers.matrix_wires import settle_for_pull_up
 from firmware.table import messages as m
 from firmware.table.led_pattern import wiring_pattern
 from firmware.table.messages import switch_name
@@ -76,6 +80,8 @@ class Report:
     stuck: list[str] = field(default_factory=list)
     ghosting: list[str] = field(default_factory=list)
     encoder: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What may explain the faults; not faults themselves."""
 
     @property
     def ok(self) -> bool:
@@ -94,7 +100,30 @@ class Report:
         if self.ghosting:
             found.extend(f"ghosting: {ghost}" for ghost in self.ghosting)
         found.extend(f"encoder: {problem}" for problem in self.encoder)
+        found.extend(self.notes)
         return found
+
+
+def _read_while_rising(ghost: MatrixSwitch, asked: MatrixSwitch) -> bool:
+    """Whether `ghost` is where a scan reads `asked`'s column before it has risen: on its
+    column, on the first row read (a scan starts from all rows low) or the row after `asked`'s."""
+    ghost_row, ghost_column = switch_position(ghost)
+    asked_row, asked_column = switch_position(asked)
+    return (
+        ghost_column == asked_column and ghost_row != asked_row and ghost_row in (0, asked_row + 1)
+    )
+
+
+def _settle_note(column_pullup_ohms: float) -> str:
+    """Why such ghosts may be a settle time too short for the columns' pull-ups."""
+    setting = '"internal"' if column_pullup_ohms == 0 else f"{column_pullup_ohms:g}"
+    wait_us = settle_for_pull_up(column_pullup_ohms) * 1e6
+    return (
+        f"ghosts in the pressed switch's column, on row 1 or the row after its own: the column "
+        f"may still be rising when the scan reads them, {wait_us:.0f} microseconds after each row "
+        f"change for [input] column_pullup_ohms = {setting}; set it to the resistors fitted "
+        f'("internal" if none)'
+    )
 
 
 def _closed(event: InputEvent) -> MatrixSwitch | None:
@@ -135,8 +164,13 @@ class SelfTest:
         catalog: GNUTranslations,
         wait_s: float = 10.0,
         stuck_after_s: float = 10.0,
+        column_pullup_ohms: float | None = None,
     ) -> None:
         self._rig = rig
+        self._column_pullup_ohms = column_pullup_ohms
+        """The matrix's `input.column_pullup_ohms`, named when ghosts look like too short a
+        settle time; None on a table without the matrix (touch pads have no settle time)."""
+        self._slow_ghosts = False
         self._catalog = catalog
         self._wait_s = wait_s
         self._stuck_after_s = stuck_after_s
@@ -155,6 +189,8 @@ class SelfTest:
         for switch in SWITCHES:
             self._ask(switch, on_prompt)
         self._encoder(on_prompt)
+        if self._slow_ghosts and self._column_pullup_ohms is not None:
+            self.report.notes.append(_settle_note(self._column_pullup_ohms))
         _ = self._catalog.gettext
         if self.report.ok:
             self._say(_(m.ALL_WORKING))
@@ -207,6 +243,9 @@ class SelfTest:
         if isinstance(event, MultiplePads):
             others = [switch_name(c) for c in event.coords if c != expected]
             if expected in event.coords and others:
+                self._slow_ghosts |= all(
+                    _read_while_rising(c, expected) for c in event.coords if c != expected
+                )
                 self._add(
                     self.report.ghosting, f"{switch_name(expected)} also closes {', '.join(others)}"
                 )
@@ -224,6 +263,7 @@ class SelfTest:
         if expected is None:
             self._add(self.report.stuck, switch_name(closed))
         else:
+            self._slow_ghosts |= _read_while_rising(closed, expected)
             self._add(
                 self.report.ghosting, f"{switch_name(expected)} also closes {switch_name(closed)}"
             )

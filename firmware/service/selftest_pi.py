@@ -47,7 +47,14 @@ def run_selftest(args: argparse.Namespace) -> int:
     with SystemClock() as clock, open_pi_devices(config, clock, events) as devices:
         rig = QueueRig(events, devices.lights.show, devices.oled.show, time.sleep)
         catalog = translations(config.settings.language)
-        test = SelfTest(rig, catalog, wait_s=args.wait, stuck_after_s=config.inputs.stuck_after_s)
+        matrix = config.inputs.backend == "matrix"
+        test = SelfTest(
+            rig,
+            catalog,
+            wait_s=args.wait,
+            stuck_after_s=config.inputs.stuck_after_s,
+            column_pullup_ohms=config.inputs.column_pullup_ohms if matrix else None,
+        )
         report = test.run(on_prompt=lambda name: print(f"now: {name}", flush=True))
     for line in report.lines():
         print(line)
