@@ -15,6 +15,7 @@ from string import Formatter
 from typing import Any
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Log, Static
@@ -489,6 +490,25 @@ def test_the_help_tells_the_keys_and_the_time_rule() -> None:
         assert not isinstance(app.screen, HelpScreen)
 
     drive(make_app(), scenario)
+
+
+def test_the_help_scrolls_to_its_last_line_in_an_80_by_24_terminal() -> None:
+    async def main() -> None:
+        async with make_app().run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            frame = pilot.app.screen.query_one("#help-frame", VerticalScroll)
+            assert frame.max_scroll_y > 0, "the help fits: the test no longer shows the scroll"
+            assert frame.scroll_y == 0
+            await pilot.press("end")
+            await pilot.pause()
+            assert frame.scroll_y == frame.max_scroll_y
+            assert frame.region.bottom <= 24
+            await pilot.press("escape")
+            assert not isinstance(pilot.app.screen, HelpScreen)
+
+    asyncio.run(main())
 
 
 def test_the_person_chooses_a_seat_at_the_start_by_key_or_click() -> None:
