@@ -271,7 +271,7 @@ SPANISH: Final[CodaTexts] = {
     "key_quit": "salir",
     "key_close": "cerrar",
     "seat_title": "Tu puesto",
-    "seat_prompt": "Elige tu puesto en el orden de juego: de 1 a {last}, o haz clic en una "
+    "seat_prompt": "Elige tu puesto en el orden de juego: del 1 al {last}, o haz clic en una "
     "línea (⏎ o Esc: juegas primero)",
     "help_title": "Cómo se juega a Coda",
     "help": (
@@ -397,8 +397,8 @@ PORTUGUESE: Final[CodaTexts] = {
         "Com --timer joga-se a regra opcional do tempo: um ataque não feito num minuto e 20 "
         "segundos conta como um erro (depois de um acerto, como parar).\n\n"
         "Antes da primeira jogada escolhes o teu lugar na ordem de jogo (o 1 joga "
-        "primeiro). Com --rotate cada partida nova é começada pelo jogador seguinte na "
-        "ordem, e não pelo vencedor.\n\n"
+        "primeiro). Com --rotate quem começa cada partida nova é o jogador seguinte na "
+        "ordem, e não o vencedor.\n\n"
         "Esc fecha esta ajuda."
     ),
 }
@@ -480,8 +480,8 @@ ITALIAN: Final[CodaTexts] = {
     "key_quit": "esci",
     "key_close": "chiudi",
     "seat_title": "Il tuo posto",
-    "seat_prompt": "Scegli il tuo posto nell'ordine di gioco: da 1 a {last}, o clic su una "
-    "riga (⏎ o Esc: giochi per primo)",
+    "seat_prompt": "Scegli il tuo posto nell'ordine di gioco: da 1 a {last}, o fai clic su "
+    "una riga (⏎ o Esc: giochi per primo)",
     "help_title": "Come si gioca a Coda",
     "help": (
         "Ognuno nasconde una fila di tessere numerate, da 0 a 11, nere e bianche, in ordine "
@@ -502,8 +502,8 @@ ITALIAN: Final[CodaTexts] = {
         "già sbagliati contro la tessera scelta.\n\n"
         "Con --timer si gioca la regola facoltativa del tempo: un attacco non fatto entro un "
         "minuto e 20 secondi conta come un errore (dopo un attacco giusto, come fermarsi).\n\n"
-        "Prima della prima mossa scegli il tuo posto nell'ordine di gioco (l'1 gioca per "
-        "primo). Con --rotate ogni partita nuova la inizia il giocatore seguente "
+        "Prima di iniziare scegli il tuo posto nell'ordine di gioco (l'1 gioca per primo). "
+        "Con --rotate a iniziare ogni partita nuova è il giocatore successivo "
         "nell'ordine, non il vincitore.\n\n"
         "Esc chiude questo aiuto."
     ),
