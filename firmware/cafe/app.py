@@ -9,24 +9,18 @@ same loop (`firmware.cafe.web`), so both views always show the same rows.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
 
 from textual.app import App, ComposeResult
-from textual.binding import BindingType
 from textual.widgets import DataTable, Footer, Static
 
+from firmware.cafe import texts as t
 from firmware.cafe.model import Cafe
+from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
-
-COLUMNS = ("table", "online", "state", "score", "health", "last")
-HEADINGS = ("Table", "Online", "Game", "Score", "Health", "Last action")
 
 
 class CafeApp(App[None]):
-    """Every table of the café at a glance."""
-
-    TITLE = "Codenames café"
-    BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "Quit")]
+    """Every table of the café at a glance, in the café's language (`Cafe.language`)."""
 
     def __init__(
         self,
@@ -37,6 +31,9 @@ class CafeApp(App[None]):
     ) -> None:
         super().__init__()
         self.cafe = Cafe() if cafe is None else cafe
+        self.title = self._text(t.TITLE)
+        # Bound here, not in BINDINGS: its description is in the café's language.
+        self.bind("q", "quit", description=self._text(t.QUIT))
         self.web = web
         self._listen = listen
         self._on_ready = on_ready
@@ -49,12 +46,13 @@ class CafeApp(App[None]):
 
     async def on_mount(self) -> None:
         table = self.query_one("#tables", DataTable)
-        for name, heading in zip(COLUMNS, HEADINGS, strict=True):
-            table.add_column(heading, key=name)
+        for name, heading in t.HEADINGS.items():
+            table.add_column(self._text(heading), key=name)
         self._redraw()
         if self.web is not None and self._listen is not None:
             await self.web.start(*self._listen)
-            self.notify(f"web page on http://{self._listen[0]}:{self._listen[1]}/")
+            url = f"http://{self._listen[0]}:{self._listen[1]}/"
+            self.notify(self._text(t.WEB_PAGE, url=url))
         if self._on_ready is not None:
             self._on_ready()
 
@@ -77,10 +75,10 @@ class CafeApp(App[None]):
     def _redraw(self) -> None:
         table = self.query_one("#tables", DataTable)
         table.clear()
-        for name in sorted(self.cafe.tables):
-            cells = self.cafe.tables[name].cells()
-            table.add_row(*(cells[column] for column in COLUMNS), key=name)
-        status = f"{len(self.cafe.tables)} tables · {self.connection}"
-        if self.cafe.rejected:
-            status += f" · {self.cafe.rejected} messages ignored, last: {self.cafe.last_rejection}"
+        for row in self.cafe.rows():
+            table.add_row(*row.cells(self.cafe.catalog).values(), key=row.table)
+        status = " · ".join(filter(None, (self.cafe.summary(), self.connection)))
         self.query_one("#status", Static).update(status)
+
+    def _text(self, message: str, **fields: object) -> str:
+        return cafe_text(self.cafe.catalog, message, **fields)

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from gettext import GNUTranslations
 from typing import Any, Final
 
 from board_rules.text import clip
+from firmware.cafe import texts as t
+from firmware.cafe.texts import cafe_text
 from firmware.errors import FirmwareError
 from firmware.fleet.messages import KINDS, ROOT, SCHEMA, TABLE_ID
+from firmware.table.i18n import translations
+from firmware.table.messages import clue_text
 
 MAX_PAYLOAD: Final = 16 * 1024
 """A game message is under 2 KiB; anything much larger is not one of ours."""
@@ -24,7 +29,17 @@ TEXT: Final = 60
 
 
 class BadMessageError(FirmwareError, ValueError):
-    """A message the café ignores; the text says why, in one line."""
+    """A message the café ignores; the text says why, in one line (`worded`: in the view's
+    language)."""
+
+    def __init__(self, why: str, **fields: object) -> None:
+        super().__init__(why.format(**fields))
+        self.why = why
+        self.fields = fields
+
+    def worded(self, catalog: GNUTranslations) -> str:
+        """Why, in `catalog`'s language."""
+        return cafe_text(catalog, self.why, **self.fields)
 
 
 @dataclass
@@ -37,63 +52,105 @@ class TableRow:
     health: dict[str, Any] | None = None
     last_event: str = ""
 
-    def cells(self) -> dict[str, str]:
-        """The row as both views print it: table, online, state, score, health, last event."""
+    def cells(self, catalog: GNUTranslations) -> dict[str, str]:
+        """The row as both views print it, in `catalog`'s language: table, online, state, score,
+        health, last event (the table's own words, as sent)."""
+        online = {
+            None: "?",
+            True: cafe_text(catalog, t.ONLINE),
+            False: cafe_text(catalog, t.OFFLINE),
+        }
         return {
             "table": self.table,
-            "online": {None: "?", True: "online", False: "OFFLINE"}[self.online],
-            "state": _state(self.game),
-            "score": _score(self.game),
-            "health": _health(self.health),
+            "online": online[self.online],
+            "state": _state(catalog, self.game),
+            "score": _score(catalog, self.game),
+            "health": _health(catalog, self.health),
             "last": self.last_event,
         }
 
 
-def _state(game: dict[str, Any] | None) -> str:
+def _state(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     if game is None:
         return "-"
     if game["phase"] == "over":
-        reason = f" ({game['reason']})" if game["reason"] else ""
-        return f"{game['winner'] or 'nobody'} won{reason}"
-    clue = "" if game["clue"] is None else f", clue {game['clue']}"
-    left = "" if game["guesses_left"] is None else f", {game['guesses_left']} left"
-    return f"{game['turn']}: {game['phase']}{clue}{left}"
+        if game["winner"] is None:
+            won = cafe_text(catalog, t.NOBODY_WON)
+        else:
+            won = cafe_text(catalog, t.WON, team=t.worded(catalog, t.TEAMS, game["winner"]))
+        reason = game["reason"]
+        return won + (f" ({t.worded(catalog, t.END_REASONS, reason)})" if reason else "")
+    team = t.worded(catalog, t.TEAMS, game["turn"])
+    parts = [
+        cafe_text(catalog, t.TURN, team=team, phase=t.worded(catalog, t.PHASES, game["phase"]))
+    ]
+    if game["clue"] is not None:
+        parts.append(cafe_text(catalog, t.CLUE, clue=clue_text(game["clue"])))
+    left = game["guesses_left"]
+    if left is not None:
+        # Unlimited (or a text this café does not know) takes the plural, as "∞" does.
+        parts.append(t.guesses_left(catalog, left if type(left) is int else 2, clue_text(left)))
+    return ", ".join(parts)
 
 
-def _score(game: dict[str, Any] | None) -> str:
+def _score(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     if game is None:
         return "-"
-    remaining = " ".join(f"{team} {n}" for team, n in sorted(game["remaining"].items()))
-    shown = f"left: {remaining}" + (f"; score {game['score']}" if game["score"] else "")
+    remaining = " ".join(
+        f"{t.worded(catalog, t.TEAMS, team)} {n}" for team, n in sorted(game["remaining"].items())
+    )
+    shown = cafe_text(catalog, t.AGENTS_LEFT, agents=remaining)
+    if game["score"]:
+        shown += "; " + cafe_text(catalog, t.SCORE, score=game["score"])
     match = game.get("match")  # absent from a table of a version before it
     if match is None:
         return shown
-    played = f"{match['games']} game" + ("" if match["games"] == 1 else "s")
-    return f"{shown}; match: red {match['red']} blue {match['blue']} ({played})"
+    wins = cafe_text(
+        catalog,
+        t.MATCH,
+        red=cafe_text(catalog, t.TEAMS["red"]),
+        red_wins=match["red"],
+        blue=cafe_text(catalog, t.TEAMS["blue"]),
+        blue_wins=match["blue"],
+    )
+    return f"{shown}; {wins} ({t.games_played(catalog, match['games'])})"
 
 
-def _health(health: dict[str, Any] | None) -> str:
+def _problems(catalog: GNUTranslations, health: dict[str, Any] | None) -> list[str]:
+    """What staff should look at, worded; none for a table not heard of yet."""
     if health is None:
-        return "-"
+        return []
     problems = []
     if health["stuck_pads"]:
-        problems.append("stuck " + " ".join(health["stuck_pads"]))
+        problems.append(cafe_text(catalog, t.STUCK, pads=" ".join(health["stuck_pads"])))
     if not health["oled_up"]:
-        problems.append("OLED down")
+        problems.append(cafe_text(catalog, t.OLED_DOWN))
     if not health["saving"]:
-        problems.append(f"NOT SAVING: {health['not_saving'] or '?'}")
+        problems.append(cafe_text(catalog, t.NOT_SAVING, why=health["not_saving"] or "?"))
     if health["events_dropped"]:
-        problems.append(f"{health['events_dropped']} events dropped")
-    return "; ".join(problems) or "OK"
+        problems.append(t.events_dropped(catalog, health["events_dropped"]))
+    return problems
+
+
+def _health(catalog: GNUTranslations, health: dict[str, Any] | None) -> str:
+    if health is None:
+        return "-"
+    return "; ".join(_problems(catalog, health)) or cafe_text(catalog, t.ALL_WELL)
 
 
 @dataclass
 class Cafe:
-    """Every table heard of, and the messages turned away."""
+    """Every table heard of, and the messages turned away, worded in `language`."""
 
+    language: str = "en"
     tables: dict[str, TableRow] = field(default_factory=dict)
     rejected: int = 0
     last_rejection: str = ""
+
+    @property
+    def catalog(self) -> GNUTranslations:
+        """The catalog of the café's language."""
+        return translations(self.language)
 
     def receive(self, topic: str, payload: bytes) -> str | None:
         """Take one message; the table it changed, or None when it was turned away."""
@@ -101,7 +158,8 @@ class Cafe:
             table, kind, message = read(topic, payload)
         except BadMessageError as error:
             self.rejected += 1
-            self.last_rejection = _cut(f"{_cut(topic, TEXT)}: {error}", 2 * TEXT)
+            why = error.worded(self.catalog)
+            self.last_rejection = _cut(f"{_cut(topic, TEXT)}: {why}", 2 * TEXT)
             return None
         row = self.tables.setdefault(table, TableRow(table))
         if kind == "status":
@@ -115,12 +173,37 @@ class Cafe:
             row.last_event = _cut(message["action"] + (f": {words}" if words else ""), TEXT)
         return table
 
+    def rows(self) -> list[TableRow]:
+        """Every table heard of, in table order."""
+        return [self.tables[name] for name in sorted(self.tables)]
+
+    def summary(self) -> str:
+        """How many tables, and the messages turned away: the status line of both views."""
+        catalog = self.catalog
+        if self.tables:
+            shown = cafe_text(catalog, t.TABLES, n=len(self.tables))
+        else:
+            shown = cafe_text(catalog, t.NO_TABLES)
+        if self.rejected:
+            ignored = cafe_text(catalog, t.IGNORED, n=self.rejected, why=self.last_rejection)
+            shown += f" · {ignored}"
+        return shown
+
     def snapshot(self) -> dict[str, Any]:
-        """Every row's cells, in table order, and the turned-away count, for the web page."""
+        """What the web page shows: each row's cells in column order (and whether it needs a
+        look), and the status line."""
+        catalog = self.catalog
         return {
-            "tables": [self.tables[name].cells() for name in sorted(self.tables)],
-            "rejected": self.rejected,
-            "last_rejection": self.last_rejection,
+            "tables": [
+                {
+                    "id": row.table,
+                    "cells": list(row.cells(catalog).values()),
+                    "offline": row.online is not True,
+                    "problem": bool(_problems(catalog, row.health)),
+                }
+                for row in self.rows()
+            ],
+            "status": self.summary(),
         }
 
 
@@ -128,26 +211,27 @@ def read(topic: str, payload: bytes) -> tuple[str, str, dict[str, Any]]:
     """(table, kind, message) of a message that is ours and well formed; `BadMessageError`."""
     parts = topic.split("/")
     if len(parts) != 3 or parts[0] != ROOT or parts[2] not in KINDS:
-        raise BadMessageError("not a fleet topic")
+        raise BadMessageError(t.NOT_A_TOPIC)
     table, kind = parts[1], parts[2]
     if not TABLE_ID.fullmatch(table):
-        raise BadMessageError("not a table id")
+        raise BadMessageError(t.NOT_A_TABLE_ID)
     if len(payload) > MAX_PAYLOAD:
-        raise BadMessageError(f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
+        raise BadMessageError(t.TOO_LONG, size=len(payload), limit=MAX_PAYLOAD)
     try:
         message = json.loads(payload.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise BadMessageError(f"not JSON: {_cut(str(error), TEXT)}") from None
+        raise BadMessageError(t.NOT_JSON, error=_cut(str(error), TEXT)) from None
     if not isinstance(message, dict):
-        raise BadMessageError("not a JSON object")
+        raise BadMessageError(t.NOT_AN_OBJECT)
     if message.get("schema") != SCHEMA:
-        raise BadMessageError(f"schema {_cut(repr(message.get('schema')), 20)}, not {SCHEMA}")
+        schema = _cut(repr(message.get("schema")), 20)
+        raise BadMessageError(t.OTHER_SCHEMA, schema=schema, expected=SCHEMA)
     if message.get("table") != table:
-        raise BadMessageError("its table differs from its topic's")
+        raise BadMessageError(t.OTHER_TABLE)
     for name, check in _FIELDS[kind].items():
         present = name in message or name in _ADDED
         if not present or not check(message.get(name)):
-            raise BadMessageError(f"{kind}.{name} missing or of the wrong type")
+            raise BadMessageError(t.BAD_FIELD, field=f"{kind}.{name}")
     return table, kind, message
 
 

@@ -9,8 +9,10 @@ import logging
 import signal
 from typing import TYPE_CHECKING
 
+from firmware.cafe import texts as t
 from firmware.cafe.model import Cafe
 from firmware.cafe.subscriber import Subscriber
+from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
 from firmware.fleet.broker import BrokerAddress, Credentials
 
@@ -25,9 +27,11 @@ def run_cafe(
     credentials: Credentials,
     listen: tuple[str, int] | None,
     terminal: bool,
+    language: str,
 ) -> int:
-    """Run the café until quit (the terminal view) or SIGTERM/SIGINT (`terminal=False`)."""
-    cafe = Cafe()
+    """Run the café in `language` until quit (the terminal view) or SIGTERM/SIGINT
+    (`terminal=False`)."""
+    cafe = Cafe(language)
     web = CafeWeb(cafe) if listen is not None else None
     if terminal:
         return _run_terminal(cafe, web, address, credentials, listen)
@@ -66,12 +70,13 @@ def terminal_view(
         subscriber.start()
 
     app = CafeApp(cafe, web, listen, on_ready=ready)
-    app.connection = f"connecting to {address}"
+    app.connection = cafe_text(cafe.catalog, t.CONNECTING, broker=address)
     subscriber = Subscriber(
         address,
         credentials,
         lambda topic, payload: app.call_from_thread(app.receive, topic, payload),
         lambda text: app.call_from_thread(app.connection_changed, text),
+        cafe.catalog,
     )
     return app, subscriber
 
@@ -101,6 +106,7 @@ async def _serve(
         credentials,
         lambda topic, payload: loop.call_soon_threadsafe(receive, topic, payload),
         lambda text: loop.call_soon_threadsafe(log.info, "%s", text),
+        cafe.catalog,
     )
     if web is not None and listen is not None:
         await web.start(*listen)

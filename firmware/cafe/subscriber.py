@@ -1,15 +1,20 @@
 """The café's subscription: every table's topics on the broker, each message handed to a
-callback (on paho's thread: the caller passes it on to its own loop)."""
+callback (on paho's thread: the caller passes it on to its own loop), and the connection's
+changes in the café's language."""
 
 from __future__ import annotations
 
 import logging
 import os
 from collections.abc import Callable
+from gettext import GNUTranslations
 from typing import Any
 
+from firmware.cafe import texts as t
+from firmware.cafe.texts import cafe_text
 from firmware.fleet.broker import BrokerAddress, Credentials, new_client
 from firmware.fleet.messages import ROOT
+from firmware.table.i18n import translations
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +23,8 @@ TOPICS = f"{ROOT}/+/+"
 
 class Subscriber:
     """Subscribed to every table while started; `close` it. `on_state(text)` hears of the
-    connection (connected, refused and why, lost), always from paho's thread."""
+    connection (connected, refused and why, lost) in `catalog`'s language (English without
+    one), always from paho's thread."""
 
     def __init__(
         self,
@@ -26,8 +32,10 @@ class Subscriber:
         credentials: Credentials,
         on_message: Callable[[str, bytes], object],
         on_state: Callable[[str], object],
+        catalog: GNUTranslations | None = None,
     ) -> None:
         self.address = address
+        self._catalog = translations("en") if catalog is None else catalog
         self._on_message = on_message
         self._on_state = on_state
         self._client = new_client(f"codenames-cafe-{os.getpid()}", address, credentials)
@@ -51,17 +59,20 @@ class Subscriber:
         self, client: Any, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         if reason.is_failure:
-            self._on_state(f"the broker {self.address} refused the café: {reason}")
+            self._say(t.REFUSED, reason=reason)
             return
         client.subscribe(TOPICS, qos=1)
-        self._on_state(f"connected to {self.address}")
+        self._say(t.CONNECTED)
 
     def _disconnected(
         self, client: Any, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         # Closing: the view that would hear it may be gone (and waiting for it would hang).
         if not self._closing:
-            self._on_state(f"lost the broker {self.address}: {reason}; reconnecting")
+            self._say(t.LOST, reason=reason)
+
+    def _say(self, message: str, **fields: object) -> None:
+        self._on_state(cafe_text(self._catalog, message, broker=self.address, **fields))
 
     def close(self) -> None:
         """Disconnect and stop paho's thread. Idempotent."""

@@ -1,22 +1,26 @@
 """The café's read-only web page (aiohttp): `/` is a page that shows every table and keeps up
 by server-sent events from `/events`, each a snapshot of `Cafe.snapshot()`; no page reload,
-no input taken. The page writes every text with `textContent`, so a hostile message that got
-past the checks still cannot inject markup."""
+no input taken, in the café's language (`<html lang>` says which). The page writes every text
+with `textContent`, so a hostile message that got past the checks still cannot inject markup."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from html import escape
+from string import Template
 from typing import Final
 
 from aiohttp import web
 
+from firmware.cafe import texts as t
 from firmware.cafe.model import Cafe
+from firmware.cafe.texts import cafe_text
 
-PAGE: Final = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+PAGE: Final = Template("""<!doctype html>
+<html lang="$lang"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Codenames café</title>
+<title>$title</title>
 <style>
 body { font-family: sans-serif; margin: 1em; background: #111; color: #eee; }
 table { border-collapse: collapse; width: 100%; }
@@ -25,40 +29,55 @@ td.offline { color: #f66; font-weight: bold; }
 td.problem { color: #fc4; font-weight: bold; }
 #status { color: #999; margin-top: 1em; }
 </style></head>
-<body><h1>Codenames café</h1>
-<table><thead><tr><th>Table</th><th>Online</th><th>Game</th><th>Score</th><th>Health</th>
-<th>Last action</th></tr></thead><tbody id="tables"></tbody></table>
-<p id="status">waiting for the tables…</p>
+<body><h1>$title</h1>
+<table><thead><tr>$headings</tr></thead><tbody id="tables"></tbody></table>
+<p id="status" data-reconnecting="$reconnecting">$status</p>
 <script>
-const columns = ["table", "online", "state", "score", "health", "last"];
+const columns = $columns;
 function show(snapshot) {
   const body = document.getElementById("tables");
   body.replaceChildren();
   for (const row of snapshot.tables) {
     const tr = document.createElement("tr");
-    tr.id = "table-" + row.table;
-    for (const name of columns) {
+    tr.id = "table-" + row.id;
+    row.cells.forEach((text, i) => {
       const td = document.createElement("td");
-      td.textContent = row[name];
-      td.className = name;
-      if (name === "online" && row.online !== "online") td.classList.add("offline");
-      const trouble = row.health !== "OK" && row.health !== "-";
-      if (name === "health" && trouble) td.classList.add("problem");
+      td.textContent = text;
+      td.className = columns[i];
+      if (columns[i] === "online" && row.offline) td.classList.add("offline");
+      if (columns[i] === "health" && row.problem) td.classList.add("problem");
       tr.appendChild(td);
-    }
+    });
     body.appendChild(tr);
   }
-  let status = snapshot.tables.length + " tables";
-  if (snapshot.rejected) {
-    status += "; " + snapshot.rejected + " messages ignored, last: " + snapshot.last_rejection;
-  }
-  document.getElementById("status").textContent = status;
+  document.getElementById("status").textContent = snapshot.status;
 }
 const source = new EventSource("events");
 source.onmessage = (event) => show(JSON.parse(event.data));
-source.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
+source.onerror = () => {
+  const status = document.getElementById("status");
+  status.textContent = status.dataset.reconnecting;
+};
 </script></body></html>
-"""
+""")
+"""The page, its texts filled in the café's language by `page`: the script words nothing itself,
+every text it writes comes from the server (the snapshot's, or the page's `data-` attribute)."""
+
+
+def page(cafe: Cafe) -> str:
+    """The page in `cafe`'s language, showing its status line until the first snapshot."""
+    catalog = cafe.catalog
+    headings = "".join(
+        f"<th>{escape(cafe_text(catalog, heading))}</th>" for heading in t.HEADINGS.values()
+    )
+    return PAGE.substitute(
+        lang=cafe.language,
+        title=escape(cafe_text(catalog, t.TITLE)),
+        headings=headings,
+        reconnecting=escape(cafe_text(catalog, t.RECONNECTING)),
+        status=escape(cafe.summary()),
+        columns=json.dumps(list(t.HEADINGS)),
+    )
 
 
 class CafeWeb:
@@ -89,7 +108,7 @@ class CafeWeb:
 
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(
-            text=PAGE,
+            text=page(self.cafe),
             content_type="text/html",
             headers={"Content-Security-Policy": "default-src 'self' 'unsafe-inline'"},
         )

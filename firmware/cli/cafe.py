@@ -1,5 +1,6 @@
-"""`codenames-table cafe --broker URL [--http HOST:PORT]`: the café view of every table that
-reports to the broker (`firmware.cafe`). Its libraries are imported only when it runs."""
+"""`codenames-table cafe --broker URL [--http HOST:PORT] [--lang en|es|pt|it]`: the café view of
+every table that reports to the broker (`firmware.cafe`), in the staff's language. Its libraries
+are imported only when it runs."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from firmware.errors import UsageError
+from firmware.table.i18n import LANGUAGES
 
 
 def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,12 +28,25 @@ def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     cafe.add_argument(
         "--no-terminal", action="store_true", help="only the web page (a server for the counter)"
     )
+    # Checked when it runs, not by argparse, so that a bad one is a single line.
+    cafe.add_argument(
+        "--lang",
+        metavar="|".join(LANGUAGES),
+        help="the language of both views (default: the locale's, from LC_ALL, LC_MESSAGES or "
+        "LANG, when it is one of these; else en)",
+    )
 
 
 def run_cafe_command(args: argparse.Namespace) -> int:
     """Run `cafe`; `UsageError` for a bad address or credential."""
+    import os
+
+    from firmware.cafe.texts import environment_language
     from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials
 
+    language = environment_language(os.environ) if args.lang is None else args.lang
+    if language not in LANGUAGES:
+        raise UsageError(f"--lang {language!r}: expected one of {', '.join(LANGUAGES)}")
     try:
         address = BrokerAddress.parse(args.broker)
     except BrokerError as error:
@@ -50,7 +65,7 @@ def run_cafe_command(args: argparse.Namespace) -> int:
     from firmware.cafe.run import run_cafe
 
     try:
-        return run_cafe(address, credentials, listen, terminal=not args.no_terminal)
+        return run_cafe(address, credentials, listen, not args.no_terminal, language)
     except BrokerError as error:
         raise UsageError(str(error)) from error
     except OSError as error:  # the web page's port taken, most likely

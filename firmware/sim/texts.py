@@ -20,15 +20,11 @@ from firmware.drivers.events import (
     PadReleased,
 )
 from firmware.table import messages as m
+from firmware.table.i18n import NC_
 from firmware.table.store_faults import SaveFault
 
 CONTEXT: Final = "sim"
 """The catalogs' context of every text here."""
-
-
-def NC_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
-    """Mark a text of `context` for translation; it is translated where it is shown."""
-    return message
 
 
 CARDS = NC_("sim", "Cards")

@@ -43,3 +43,8 @@ def translations(language: str) -> gettext.GNUTranslations:
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention, so extraction finds it
     """Mark a text for translation where it is defined; it is translated where it is shown."""
     return message
+
+
+def NC_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a text of `context` for translation; it is translated where it is shown."""
+    return message

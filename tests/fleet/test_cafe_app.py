@@ -1,5 +1,6 @@
 """The café's terminal view, driven by Textual's pilot: rows appear and change as messages
-arrive, and an ignored message is said on the status line."""
+arrive, an ignored message is said on the status line, and every text of the view is in the
+café's language."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from firmware.cafe.app import CafeApp
 from firmware.cafe.model import Cafe
@@ -42,11 +45,48 @@ def test_rows_follow_the_messages() -> None:
             app.receive("codenames/t1/events", b"{not json")
             await pilot.pause()
             status = str(app.query_one("#status", Static).render())
-            assert "2 tables" in status and "1 messages ignored" in status
+            assert "Tables: 2" in status and "Messages ignored: 1" in status
             assert "not JSON" in status
             if os.environ.get("CAFE_SCREENSHOT"):
                 app.save_screenshot("cafe-terminal.svg", str(Path(__file__).parents[2] / "docs"))
             await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+VIEW = {
+    "en": ("Codenames café", "Quit", "Last action", "online", "Tables: 1", "connecting to"),
+    "es": ("Café Codenames", "Salir", "Última jugada", "conectada", "Mesas: 1", "conectando con"),
+    "pt": ("Café Codenames", "Sair", "Última jogada", "ligada", "Mesas: 1", "a ligar a"),
+    "it": ("Caffè Codenames", "Esci", "Ultima mossa", "connesso", "Tavoli: 1", "connessione a"),
+}
+"""Per language: the title, the footer's quit, the last heading, a table online, the status
+line and the connection's first words."""
+
+
+@pytest.mark.parametrize("language", VIEW)
+def test_the_view_speaks_the_cafes_language(language: str) -> None:
+    title, quit_, heading, online, tables, connecting = VIEW[language]
+
+    async def scenario() -> None:
+        app, subscriber = terminal_view(
+            Cafe(language), None, BrokerAddress.parse("mqtt://127.0.0.1:9"), Credentials(), None
+        )
+        empty = Cafe(language).summary()
+        # Not started: the subscriber only words the connection here.
+        async with app.run_test(size=(132, 12)) as pilot:
+            status = app.query_one("#status", Static)
+            assert str(status.render()).startswith(f"{empty} · {connecting} mqtt://127.0.0.1:9")
+            app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
+            await pilot.pause()
+            table = app.query_one("#tables", DataTable)
+            assert str(table.columns[ColumnKey("last")].label) == heading
+            assert table.get_row("t1")[1] == online
+            assert str(status.render()).startswith(f"{tables} · {connecting}")
+            assert app.title == title
+            assert app.active_bindings["q"].binding.description == quit_
+            await pilot.press("q")
+        subscriber.close()
 
     asyncio.run(scenario())
 

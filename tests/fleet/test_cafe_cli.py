@@ -1,4 +1,5 @@
-"""`codenames-table cafe`: a bad broker URL or listening address is one line and exit 2."""
+"""`codenames-table cafe`: a bad broker URL, listening address or language is one line and
+exit 2."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from firmware.cli.main import main
         (["--broker", "http://x"], "codenames-table cafe: --broker 'http://x': expected mqtt://"),
         (["--broker", "mqtt://x", "--http", "127.0.0.1:0"], "--http '127.0.0.1:0': expected"),
         (["--broker", "mqtt://x", "--no-terminal"], "--no-terminal needs --http"),
+        (["--broker", "mqtt://x", "--lang", "fr"], "--lang 'fr': expected one of en, es, pt, it"),
+        (["--broker", "mqtt://x", "--lang", "pt_PT"], "--lang 'pt_PT': expected one of"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(

@@ -1,7 +1,8 @@
 """The café's web page in a real headless Chromium (the distribution's, through Selenium): the
 `cafe` command serves it from a real broker, a headless table plays, and the page shows what a
-person at the counter reads, updated without a reload; a hostile message is ignored and said.
-Skips, saying why, where Chromium or its driver is not installed."""
+person at the counter reads, in English from the locale and in Portuguese from `--lang`, updated
+without a reload; a hostile message is ignored and said. Skips, saying why, where Chromium or its
+driver is not installed."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paho.mqtt import publish
@@ -45,13 +47,43 @@ def chromium() -> webdriver.Chrome:
     return webdriver.Chrome(options=options, service=Service(driver))
 
 
+SEEN = {
+    "en": {
+        "locale": "C.UTF-8",
+        "options": [],
+        "title": "Codenames café",
+        "headings": ["Table", "Online", "Game", "Score", "Health", "Last action"],
+        "teams": {"red": "Red", "blue": "Blue"},
+        "online": "online",
+        "state": "{team}: guessing, clue 2, 3 left",
+        "ignored": ("Messages ignored: 1", "not JSON"),
+        "offline": "OFFLINE",
+    },
+    "pt": {
+        "locale": "es_ES.UTF-8",  # --lang wins over the locale
+        "options": ["--lang", "pt"],
+        "title": "Café Codenames",
+        "headings": ["Mesa", "Ligação", "Jogo", "Marcador", "Estado", "Última jogada"],
+        "teams": {"red": "Vermelho", "blue": "Azul"},
+        "online": "ligada",
+        "state": "{team}: a adivinhar, pista 2, restam 3",
+        "ignored": ("Mensagens ignoradas: 1", "não é JSON"),
+        "offline": "DESLIGADA",
+    },
+}
+"""What a person at the counter reads, per language of the page."""
+
+
 @pytest.fixture
-def cafe_page(broker: Mosquitto) -> Iterator[str]:
-    """The `cafe` command serving its page on localhost, without its terminal view."""
+def cafe_page(broker: Mosquitto, language: str) -> Iterator[str]:
+    """The `cafe` command serving its page on localhost in `language`, without its terminal
+    view."""
     port = mosquitto.free_port()
     command = [sys.executable, "-m", "firmware.cli", "cafe", "--broker", broker.url]
-    command += ["--http", f"127.0.0.1:{port}", "--no-terminal"]
-    process = subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True)
+    command += ["--http", f"127.0.0.1:{port}", "--no-terminal", *SEEN[language]["options"]]
+    environ = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+    environ["LANG"] = str(SEEN[language]["locale"])
+    process = subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True, env=environ)
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -74,12 +106,21 @@ def row_text(driver: webdriver.Chrome, table: str) -> str:
     return str(driver.execute_script(script, f"table-{table}"))
 
 
-def test_the_page_follows_a_table_live(broker: Mosquitto, cafe_page: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", SEEN)
+def test_the_page_follows_a_table_live(
+    broker: Mosquitto, cafe_page: str, tmp_path: Path, language: str
+) -> None:
+    seen: dict[str, Any] = SEEN[language]
     driver = chromium()
     try:
         wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.05)
         # The page may load before the server listens: retry the load, not the test.
         wait.until(lambda d: _load(d, cafe_page))
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
+        assert driver.title == seen["title"]
+        assert driver.find_element(By.TAG_NAME, "h1").text == seen["title"]
+        headings = [th.text for th in driver.find_elements(By.TAG_NAME, "th")]
+        assert headings == seen["headings"]
         rng = random.Random(3)
         with (
             VirtualTable(STILL, tmp_path / "state", rng=rng) as vt,
@@ -87,11 +128,11 @@ def test_the_page_follows_a_table_live(broker: Mosquitto, cafe_page: str, tmp_pa
         ):
             publisher.show(vt.table.state, vt.table.match_score)
             vt.table.observer = publisher
-            wait.until(lambda d: "online" in row_text(d, "table-3"))
+            wait.until(lambda d: seen["online"] in row_text(d, "table-3"))
             loaded = driver.execute_script("return performance.timeOrigin")
             announce(vt, detents=1)
-            turn = vt.table.state.turn.value
-            wait.until(lambda d: f"{turn}: guess, clue 2, 3 left" in row_text(d, "table-3"))
+            state = seen["state"].format(team=seen["teams"][vt.table.state.turn.value])
+            wait.until(lambda d: state in row_text(d, "table-3"))
             assert "clue 2" in row_text(driver, "table-3")  # the last action
             publish.single(
                 "codenames/table-3/game",
@@ -100,12 +141,13 @@ def test_the_page_follows_a_table_live(broker: Mosquitto, cafe_page: str, tmp_pa
                 port=broker.port,
             )
             status = driver.find_element(By.ID, "status")
-            wait.until(lambda d: "1 messages ignored" in status.text)
-            assert "not JSON" in status.text
-            assert f"{turn}: guess" in row_text(driver, "table-3")
-            if os.environ.get("CAFE_SCREENSHOT"):
+            ignored, why = seen["ignored"]
+            wait.until(lambda d: ignored in status.text)
+            assert why in status.text
+            assert state in row_text(driver, "table-3")
+            if os.environ.get("CAFE_SCREENSHOT") and language == "en":
                 driver.save_screenshot(str(SCREENSHOT))
-        wait.until(lambda d: "OFFLINE" in row_text(d, "table-3"))
+        wait.until(lambda d: seen["offline"] in row_text(d, "table-3"))
         # Every change came by server-sent events: the page was never loaded again.
         assert driver.execute_script("return performance.timeOrigin") == loaded
     finally:

@@ -106,7 +106,7 @@ def test_a_killed_table_is_offline_within_its_keepalive(
     cafe = Cafe()
     for message in listener.messages:
         cafe.receive(message.topic, message.payload)
-    assert cafe.tables["killed"].cells()["online"] == "OFFLINE"
+    assert cafe.tables["killed"].cells(cafe.catalog)["online"] == "OFFLINE"
 
 
 def test_a_wrong_password_is_said_once_and_the_table_plays_on(

@@ -103,8 +103,8 @@ def test_a_table_reports_over_tls_with_its_password(
     for topic, payload in heard:
         cafe.receive(topic, payload)
     assert cafe.rejected == 0
-    assert cafe.tables[TABLE].cells()["last"] == "clue 2"
-    assert "clue 2" in cafe.tables[TABLE].cells()["state"]
+    assert cafe.tables[TABLE].cells(cafe.catalog)["last"] == "clue 2"
+    assert "clue 2" in cafe.tables[TABLE].cells(cafe.catalog)["state"]
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from firmware.cafe.texts import CONTEXT as CAFE_CONTEXT
 from firmware.sim.texts import CONTEXT as SIM_CONTEXT
 from firmware.table.font import DEFAULT_FONT
 from firmware.table.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, UnknownLanguageError, translations
@@ -23,7 +24,9 @@ WIDEST |= {"enemy": "8", "score": "8", "switch": "PENALTY", "steps": "+1"}
 
 def code_messages() -> set[str]:
     found = set()
-    keywords = {"N_": None, "gettext": None, "ngettext": (1, 2), "NC_": ((1, "c"), 2)}
+    keywords = {"N_": None, "gettext": None, "ngettext": (1, 2), "NC_": ((1, "c"), 2)} | {
+        "npgettext": ((1, "c"), 2, 3)
+    }
     for _, _, message, _, _ in extract_from_dir(
         str(FIRMWARE), method_map=[("**.py", "python")], keywords=keywords
     ):
@@ -76,8 +79,8 @@ def test_the_compiled_catalog_matches_its_source(language: str) -> None:
 def test_every_text_is_drawn_with_real_glyphs_and_fits_the_screen(language: str) -> None:
     room = WIDTH - 2 * MARGIN
     for message in catalog(language):
-        # The simulation window's texts are the terminal's, not the OLED's.
-        terminal = message.context == SIM_CONTEXT
+        # The simulation window's and the café's texts are a terminal's or a page's, not the OLED's.
+        terminal = message.context in (SIM_CONTEXT, CAFE_CONTEXT)
         for text in texts(message) if message.id and not terminal else []:
             filled = PLACEHOLDER.sub(lambda match: WIDEST[match.group(1)], text)
             missing = {ch for ch in filled if not DEFAULT_FONT.has_glyph(ch)}

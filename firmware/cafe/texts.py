@@ -1,0 +1,113 @@
+"""The café view's own texts (headings, the words of each cell, the status line, the page), in
+the language the café was started in.
+
+They are in the table's catalogs (`firmware/table/locale/*/LC_MESSAGES/table.po`, compiled by
+`make translations`) under the context `cafe`, which the catalog's tests do not hold to the
+OLED's width and glyphs. What a table sends in its own words (an event's words, why it is not
+saving, a paho reason) is shown as sent; the wire's codes (teams, phases, end reasons) are
+worded here, and a code this café does not know is shown as sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from gettext import GNUTranslations
+from typing import Final
+
+from firmware.table.i18n import LANGUAGES, NC_
+
+CONTEXT: Final = "cafe"
+"""The catalogs' context of every text here."""
+
+TITLE = NC_("cafe", "Codenames café")
+QUIT = NC_("cafe", "Quit")
+HEADINGS: Final = {
+    "table": NC_("cafe", "Table"),
+    "online": NC_("cafe", "Online"),
+    "state": NC_("cafe", "Game"),
+    "score": NC_("cafe", "Score"),
+    "health": NC_("cafe", "Health"),
+    "last": NC_("cafe", "Last action"),
+}
+"""Each column's heading, by its key, in the views' order."""
+
+ONLINE = NC_("cafe", "online")
+OFFLINE = NC_("cafe", "OFFLINE")
+
+TEAMS: Final = {"red": NC_("cafe", "Red"), "blue": NC_("cafe", "Blue")}
+PHASES: Final = {
+    "clue": NC_("cafe", "giving a clue"),
+    "guess": NC_("cafe", "guessing"),
+    "penalty_cover": NC_("cafe", "covering for a penalty"),
+    "enemy_cover": NC_("cafe", "the enemy's turn"),
+}
+END_REASONS: Final = {"agents": NC_("cafe", "all agents"), "assassin": NC_("cafe", "assassin")}
+TURN = NC_("cafe", "{team}: {phase}")
+CLUE = NC_("cafe", "clue {clue}")
+WON = NC_("cafe", "{team} won")
+NOBODY_WON = NC_("cafe", "Nobody won")
+AGENTS_LEFT = NC_("cafe", "left: {agents}")
+SCORE = NC_("cafe", "score {score}")
+MATCH = NC_("cafe", "match: {red} {red_wins} {blue} {blue_wins}")
+
+STUCK = NC_("cafe", "stuck pads: {pads}")
+OLED_DOWN = NC_("cafe", "OLED down")
+NOT_SAVING = NC_("cafe", "NOT SAVING: {why}")
+ALL_WELL = NC_("cafe", "OK")
+
+NO_TABLES = NC_("cafe", "No table has reported yet")
+TABLES = NC_("cafe", "Tables: {n}")
+IGNORED = NC_("cafe", "Messages ignored: {n}; the latest: {why}")
+RECONNECTING = NC_("cafe", "Lost the connection to the server; reconnecting…")
+WEB_PAGE = NC_("cafe", "Web page on {url}")
+
+CONNECTING = NC_("cafe", "connecting to {broker}")
+CONNECTED = NC_("cafe", "connected to {broker}")
+REFUSED = NC_("cafe", "the broker {broker} refused the café: {reason}")
+LOST = NC_("cafe", "lost the broker {broker}: {reason}; reconnecting")
+
+NOT_A_TOPIC = NC_("cafe", "not a fleet topic")
+NOT_A_TABLE_ID = NC_("cafe", "not a table id")
+TOO_LONG = NC_("cafe", "{size} bytes, more than {limit}")
+NOT_JSON = NC_("cafe", "not JSON: {error}")
+NOT_AN_OBJECT = NC_("cafe", "not a JSON object")
+OTHER_SCHEMA = NC_("cafe", "schema {schema}, not {expected}")
+OTHER_TABLE = NC_("cafe", "its table differs from its topic's")
+BAD_FIELD = NC_("cafe", "{field} missing or of the wrong type")
+
+
+def cafe_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
+    """`message` of this module in `catalog`'s language, its placeholders filled with `fields`."""
+    text = catalog.pgettext(CONTEXT, message)
+    return text.format(**fields) if fields else text
+
+
+def games_played(catalog: GNUTranslations, n: int) -> str:
+    """`1 game`, `3 games`."""
+    return catalog.npgettext("cafe", "{n} game", "{n} games", n).format(n=n)
+
+
+def guesses_left(catalog: GNUTranslations, n: int, shown: str) -> str:
+    """`3 left` (guesses), `shown` being the number as the view writes it (∞ for unlimited)."""
+    return catalog.npgettext("cafe", "{n} left", "{n} left", n).format(n=shown)
+
+
+def events_dropped(catalog: GNUTranslations, n: int) -> str:
+    """`1 event dropped`, `12 events dropped`."""
+    return catalog.npgettext("cafe", "{n} event dropped", "{n} events dropped", n).format(n=n)
+
+
+def worded(catalog: GNUTranslations, words: Mapping[str, str], code: object) -> str:
+    """A wire code (`red`, `guess`…) in words, or as sent when this café does not know it."""
+    message = words.get(code) if isinstance(code, str) else None
+    return str(code) if message is None else cafe_text(catalog, message)
+
+
+def environment_language(environ: Mapping[str, str]) -> str:
+    """The language of the locale (`LC_ALL`, else `LC_MESSAGES`, else `LANG`, as gettext reads
+    them) when the table has it, else English: `es_ES.UTF-8` gives `es`, `C.UTF-8` `en`."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            language = environ[name].split(".")[0].split("@")[0].split("_")[0].lower()
+            return language if language in LANGUAGES else "en"
+    return "en"
