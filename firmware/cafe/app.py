@@ -22,6 +22,9 @@ from firmware.cafe.web import CafeWeb
 class CafeApp(App[None]):
     """Every table of the café at a glance, in the café's language (`Cafe.language`)."""
 
+    # Textual's palette would speak English only, and a view for the staff has no use for it.
+    ENABLE_COMMAND_PALETTE = False
+
     def __init__(
         self,
         cafe: Cafe | None = None,
