@@ -43,7 +43,7 @@ SEEN: dict[str, dict[str, Any]] = {
     "pt": {
         "teams": {"red": "Vermelho", "blue": "Azul"},
         "state": "{team}: a adivinhar, pista 2, restam 3",
-        "over": "Ganhou o Azul (assassino)",
+        "over": "Azul ganhou (assassino)",
         "match": "; série: Vermelho 1 Azul 0 (1 jogo)",
         "online": ("ligada", "DESLIGADA"),
         "health": "teclas presas: C3; OLED sem resposta; SEM GRAVAR: disk full; 2 eventos perdidos",
@@ -54,7 +54,7 @@ SEEN: dict[str, dict[str, Any]] = {
     "it": {
         "teams": {"red": "Rosso", "blue": "Blu"},
         "state": "{team}: indovina, indizio 2, ne restano 3",
-        "over": "Ha vinto il Blu (assassino)",
+        "over": "Blu ha vinto (assassino)",
         "match": "; sfida: Rosso 1 Blu 0 (1 partita)",
         "online": ("connesso", "DISCONNESSO"),
         "health": "tasti bloccati: C3; OLED non risponde; NON SALVA: disk full; 2 eventi persi",
@@ -118,7 +118,7 @@ def test_a_code_the_cafe_does_not_know_is_shown_as_sent() -> None:
     state = cafe.tables["t1"].cells(cafe.catalog)["state"]
     assert state.startswith("green: sudden_death, ne rest")
     cafe.receive("codenames/t1/game", game(phase="over", winner="green", reason="fog"))
-    assert cafe.tables["t1"].cells(cafe.catalog)["state"] == "Ha vinto il green (fog)"
+    assert cafe.tables["t1"].cells(cafe.catalog)["state"] == "green ha vinto (fog)"
 
 
 def test_health_ok_is_not_a_problem() -> None:
