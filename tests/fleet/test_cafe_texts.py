@@ -34,7 +34,7 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Ha ganado el Azul (asesino)",
         "match": "; serie: Rojo 1 Azul 0 (1 partida)",
         "online": ("conectada", "DESCONECTADA"),
-        "health": "teclas atascadas: C3; OLED sin respuesta; SIN GUARDAR: disk full; "
+        "health": "cartas atascadas: C3; OLED sin respuesta; SIN GUARDAR: disk full; "
         "2 eventos perdidos",
         "empty": "Todavía no hay noticias de ninguna mesa",
         "status": "Mesas: 1 · Mensajes ignorados: 1; el último: codenames/t1/game: "
@@ -46,7 +46,7 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Azul ganhou (assassino)",
         "match": "; série: Vermelho 1 Azul 0 (1 jogo)",
         "online": ("ligada", "DESLIGADA"),
-        "health": "teclas presas: C3; OLED sem resposta; SEM GRAVAR: disk full; 2 eventos perdidos",
+        "health": "cartas presas: C3; OLED sem resposta; SEM GRAVAR: disk full; 2 eventos perdidos",
         "empty": "Ainda não há notícias de nenhuma mesa",
         "status": "Mesas: 1 · Mensagens ignoradas: 1; a última: codenames/t1/game: "
         "não é um objeto JSON",
@@ -57,7 +57,7 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Blu ha vinto (assassino)",
         "match": "; sfida: Rosso 1 Blu 0 (1 partita)",
         "online": ("connesso", "DISCONNESSO"),
-        "health": "tasti bloccati: C3; OLED non risponde; NON SALVA: disk full; 2 eventi persi",
+        "health": "carte bloccate: C3; OLED non risponde; NON SALVA: disk full; 2 eventi persi",
         "empty": "Ancora nessuna notizia dai tavoli",
         "status": "Tavoli: 1 · Messaggi ignorati: 1; l'ultimo: codenames/t1/game: "
         "non è un oggetto JSON",
