@@ -293,6 +293,12 @@ class SwitchMatrix:
                     return
                 self._armed = False
                 falls, self._falls = self._falls, {}
+                # This scan schedules the next: a call still pending is one a fall asked for
+                # after this one's timer fired (on the Pi, from the pin library's thread), and
+                # run as well it would start a second chain of scans beside this one's.
+                if self._timer is not None:
+                    self._timer.cancel()
+                    self._timer = None
             now = self._clock.monotonic()
             due = any(self._due(contact, now) for contact in self._contacts)
             # Woken by a fall, with no debounce time over: the columns at rest are enough.

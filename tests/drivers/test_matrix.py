@@ -1,21 +1,21 @@
 """The switch matrix scanner on its virtual circuit: mapping, debounce, chatter, two pads, stuck
-pads, timestamps for holds, an idle scanner that reads no pins, and the settle time a column
-needs to rise after each row change."""
+pads, timestamps for holds, an idle scanner that reads no pins, edges that arrive late or amid a
+scan, and the settle time a column needs to rise after each row change."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from board_rules.codenames.grid import Coord
-from firmware.drivers.clock import VirtualClock
+from firmware.drivers.clock import Timer, VirtualClock
 from firmware.drivers.events import (
     ButtonPressed,
     ButtonReleased,
@@ -749,3 +749,55 @@ def test_a_column_that_rose_unseen_falls_with_an_edge_when_pulled_low_again() ->
         circuit.release(4, 2)
         circuit.press(4, 2)  # too soon to have risen: no new edge
         assert len(falls) == 2
+
+
+class _FallBeforeScan(VirtualClock):
+    """A virtual clock that, when a delayed call falls due, first runs `before_due` (once): on
+    the Pi an edge can reach the scanner after a timer has fired but before its scan begins."""
+
+    def __init__(self, start: float) -> None:
+        super().__init__(start)
+        self.before_due: Callable[[], None] | None = None
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        def fire() -> None:
+            hook, self.before_due = self.before_due, None
+            if hook is not None and delay > 0:
+                hook()
+            callback()
+
+        return super().call_later(delay, fire)
+
+
+def test_a_fall_as_a_due_scan_begins_leaves_one_scan_pending() -> None:
+    clock = _FallBeforeScan(start=100.0)
+    wire = WireTime(clock)
+    factory = MockFactory(pin_class=CountingPin)
+    circuit = SwitchMatrixCircuit(factory, now=wire.now)
+    events: list[MatrixEvent] = []
+    with SwitchMatrix(clock, events.append, pin_factory=factory, settle_wait=wire.wait):
+        circuit.press_pad(C3)
+        clock.advance(0)  # C3 found: the scanner sleeps out its debounce time
+        clock.before_due = lambda: circuit.press_button(ConsoleButton.NEW)
+        clock.advance(DEBOUNCE_S)
+        # The scan that was due takes the fall with it; the one the fall asked for is not run
+        # as well, which would start a second chain of scans beside the first.
+        assert clock.pending == 1
+        clock.advance(0.2)
+        assert clock.pending == 1
+        assert [type(event) for event in events] == [PadPressed, ButtonPressed]
+
+
+def deliver_fall(rig: Rig, column: int, ticks: float) -> None:
+    """A column's fall as a pin library delivers it, stamped `ticks` (lgpio's: when it fell)."""
+    pin = rig.factory.pin(COLUMNS[column])
+    super(MockPin, pin)._call_when_changed(ticks, False)  # as PiPin delivers an edge
+
+
+def test_a_fall_stamped_before_the_scanner_armed_wakes_nothing(rig: Rig) -> None:
+    # On the Pi the falls a scan's own row writes make can arrive once it has gone idle.
+    deliver_fall(rig, 2, rig.factory.ticks() - 1.0)
+    assert not rig.matrix.scanning
+    assert rig.clock.pending == 0
+    deliver_fall(rig, 2, rig.factory.ticks())
+    assert rig.matrix.scanning
