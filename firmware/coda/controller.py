@@ -157,9 +157,9 @@ class CodaController:
         if first_game is not None and first_game.players != self.players:
             raise ValueError(f"the first game has {first_game.players} seats, not {self.players}")
         self.state = first_game or self._deal(starter=HUMAN)
+        """The whole game: only the rules, the computers and the end of the game read it."""
         self._seat_open = first_game is None
         """True until the first move: see `choose_seat`."""
-        """The whole game: only the rules, the computers and the end of the game read it."""
         self._view: tuple[GameState, PlayerView] | None = None
         self.wins = [0] * self.players
         self.games = 1
