@@ -20,7 +20,6 @@ from firmware.cafe.texts import cafe_text
 from firmware.errors import FirmwareError
 from firmware.fleet.messages import KINDS, ROOT, SCHEMA, TABLE_ID
 from firmware.table.i18n import translations
-from firmware.table.messages import clue_text
 
 MAX_PAYLOAD: Final = 16 * 1024
 """A game message is under 2 KiB; anything much larger is not one of ours."""
@@ -85,11 +84,11 @@ def _state(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
         cafe_text(catalog, t.TURN, team=team, phase=t.worded(catalog, t.PHASES, game["phase"]))
     ]
     if game["clue"] is not None:
-        parts.append(cafe_text(catalog, t.CLUE, clue=clue_text(game["clue"])))
+        parts.append(cafe_text(catalog, t.CLUE, clue=t.clue_shown(game["clue"])))
     left = game["guesses_left"]
     if left is not None:
         # Unlimited (or a text this café does not know) takes the plural, as "∞" does.
-        parts.append(t.guesses_left(catalog, left if type(left) is int else 2, clue_text(left)))
+        parts.append(t.guesses_left(catalog, left if type(left) is int else 2, t.clue_shown(left)))
     return ", ".join(parts)
 
 

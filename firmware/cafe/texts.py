@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from gettext import GNUTranslations
 from typing import Final
 
+from board_rules.codenames import UNLIMITED
 from firmware.table.i18n import LANGUAGES, NC_
 
 CONTEXT: Final = "cafe"
@@ -30,6 +31,13 @@ HEADINGS: Final = {
     "last": NC_("cafe", "Last action"),
 }
 """Each column's heading, by its key, in the views' order."""
+
+
+def clue_shown(number: object) -> str:
+    """A clue number as the `game` message carries it, shown as the table's screen shows it:
+    digits, or ∞ for unlimited."""
+    return "∞" if number == UNLIMITED else str(number)
+
 
 ONLINE = NC_("cafe", "online")
 OFFLINE = NC_("cafe", "OFFLINE")
