@@ -271,7 +271,7 @@ def pi_like_table(
 # Driving the table from outside, as hands would
 
 
-def _until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -346,7 +346,7 @@ class Player:
     def _shown(self, screen: object, sent: int, what: str) -> None:
         """Wait until the screen of an event is on the OLED; note the bytes it took."""
         vt = self._vt
-        _until(lambda: vt.display.screen != screen, f"the screen of {what}")
+        wait_until(lambda: vt.display.screen != screen, f"the screen of {what}")
         _display_worker_idle(vt)
         self.event_bytes.append(vt.bus.bytes_written - sent)
 
@@ -357,7 +357,7 @@ class Player:
         cpu = self._leds.cpu.seconds()
         closed_at = time.perf_counter()
         vt.circuit.press_pad(coord)
-        _until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
+        wait_until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
         led_at = self._leds.covered_since(frames, coord)
         assert led_at is not None  # just waited for it
         vt.circuit.release_pad(coord)
@@ -393,7 +393,7 @@ class Player:
         vt.encoder.press()
         time.sleep(PUSH_S)
         vt.encoder.release()
-        _until(lambda: vt.table.state.phase is Phase.GUESS, "the clue to be announced")
+        wait_until(lambda: vt.table.state.phase is Phase.GUESS, "the clue to be announced")
         self._shown(screen, sent, "a clue")
 
     def _new_game(self) -> None:
@@ -401,7 +401,7 @@ class Player:
         game, screen, sent = vt.table.game, vt.display.screen, vt.bus.bytes_written
         vt.circuit.press_button(ConsoleButton.NEW)
         hold = DEFAULT_HOLDS[ConsoleButton.NEW] + NEW_HOLD_MARGIN_S
-        _until(lambda: vt.table.game is not game, "a new game", TIMEOUT_S + hold)
+        wait_until(lambda: vt.table.game is not game, "a new game", TIMEOUT_S + hold)
         vt.circuit.release_button(ConsoleButton.NEW)
         released_at = time.monotonic()
         self._shown(screen, sent, "a new game")
@@ -425,7 +425,7 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[max(math.ceil(share * len(ordered)) - 1, 0)]
 
 
-def _spread(values: Sequence[float]) -> dict[str, float]:
+def spread(values: Sequence[float]) -> dict[str, float]:
     return {
         "median": round(statistics.median(values), 2),
         "p99": round(percentile(values, 0.99), 2),
@@ -457,8 +457,8 @@ def measure_play(
         idle_wall = time.perf_counter() - wall
     events = player.event_bytes
     return {
-        "touch_to_led_ms": _spread([s.led_ms for s in player.touches]),
-        "touch_to_oled_ms": _spread([s.oled_ms for s in player.touches]),
+        "touch_to_led_ms": spread([s.led_ms for s in player.touches]),
+        "touch_to_oled_ms": spread([s.oled_ms for s in player.touches]),
         "oled_bytes_per_event": {
             "sent": round(sum(events) / len(events), 1),
             # Every event changed the screen, and Adafruit's show() sends all of it each time.

@@ -26,7 +26,15 @@ from firmware.fleet.attach import reporting
 from firmware.fleet.publisher import FleetPublisher
 from firmware.table.config import FleetConfig
 from tools import mosquitto
-from tools.bench import TIMEOUT_S, BenchError, Player, _spread, _until, bench_config, pi_like_table
+from tools.bench import (
+    TIMEOUT_S,
+    BenchError,
+    Player,
+    bench_config,
+    pi_like_table,
+    spread,
+    wait_until,
+)
 from tools.slow_proxy import SlowProxy
 
 MARGIN_MS: Final = 3.0
@@ -58,7 +66,7 @@ def measure_touch_to_led(
         player = Player(vt, bus, leds)
         player.play(touches)
         counts = {"events_sent": publisher.events_sent, "events_dropped": publisher.events_dropped}
-    return _spread([s.led_ms for s in player.touches]), counts
+    return spread([s.led_ms for s in player.touches]), counts
 
 
 @contextmanager
@@ -88,7 +96,7 @@ def broker_down(folder: Path, *, touches: int, paced: bool, backend: str) -> dic
             _connected(publisher)
             process.kill()
             process.wait()
-            _until(lambda: not publisher.connected, "the table to lose its broker")
+            wait_until(lambda: not publisher.connected, "the table to lose its broker")
 
         spread, counts = measure_touch_to_led(
             folder / "table", fleet, kill, touches=touches, paced=paced, backend=backend

@@ -201,10 +201,9 @@ class FleetPublisher:
         try:
             self._client.connect(self.address.host, self.address.port, self.fleet.keepalive_s)
         except ssl.SSLCertVerificationError as error:
-            trusted = self.fleet.ca_file or "the system's"
+            trusted = f"CA file {self.fleet.ca_file}" if self.fleet.ca_file else "the system's CAs"
             self._report(
-                f"the broker {self.address} is not trusted: {error.verify_message}"
-                f" (CA file {trusted})"
+                f"the broker {self.address} is not trusted: {error.verify_message} ({trusted})"
             )
             return False
         except (OSError, BrokerError) as error:
