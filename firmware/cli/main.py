@@ -131,7 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
         "selftest",
         help="check the table's hardware, guided on the OLED",
         description="Light each LED in red, green and blue, draw a test pattern on the OLED, then "
-        "ask for each switch and the encoder in turn; exit 1 on any fault.",
+        "ask for each switch and the encoder in turn; exit 1 on any fault. With --fleet, check "
+        "the café's broker instead.",
     )
     selftest.add_argument("--config", type=Path, help="the TOML config file")
     selftest.add_argument(
@@ -141,11 +142,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds to wait for each switch",
     )
-    selftest.add_argument(
+    checks = selftest.add_mutually_exclusive_group()
+    checks.add_argument(
         "--calibrate",
         action="store_true",
         help='with [input] backend = "mpr121": measure each pad through its card and write its '
         "touch and release thresholds to the config (exit 1 when a pad is too weak)",
+    )
+    checks.add_argument(
+        "--fleet",
+        action="store_true",
+        help="connect to the [fleet] broker as the table does, publishing nothing, and say in "
+        "one line whether it accepts the table (exit 1 when not); runs beside the service",
     )
 
     stats = commands.add_parser(
@@ -287,6 +295,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.sim import run_sim
 
         return run_sim(args)
+    if args.command == "selftest" and args.fleet:
+        from firmware.service.selftest_fleet import run_fleet_check
+
+        return run_fleet_check(args)
     if args.command == "selftest":
         from firmware.service.selftest_pi import run_selftest
 

@@ -9,7 +9,8 @@ still sees the table as it is. Events go at QoS 0: at most once, never doubled.
 
 The first connection is made here, so that a refused TLS handshake or an unreachable broker is
 logged with its reason; a dropped one is made again by paho's own thread. A wrong password or
-CA is logged once, and the table plays on offline.
+CA is logged once, and the table plays on offline. `firmware.fleet.check` (`codenames-table
+selftest --fleet`) connects through the same functions and says the same lines.
 """
 
 from __future__ import annotations
@@ -41,6 +42,37 @@ HEALTH_EVERY_S: Final = 30.0
 RETRY_FIRST_S: Final = 1.0
 RETRY_MAX_S: Final = 30.0
 _WAKE: Final = "wake"
+
+
+def table_client(fleet: FleetConfig, address: BrokerAddress, client_id: str) -> mqtt.Client:
+    """A paho client for `fleet`'s broker with its TLS and credentials, as `client_id`, not yet
+    connected; `BrokerError` naming the CA or password file that cannot be used (`unusable`)."""
+    credentials = Credentials(fleet.ca_file, fleet.username, fleet.password_file)
+    return new_client(client_id, address, credentials)
+
+
+def open_connection(client: mqtt.Client, fleet: FleetConfig, address: BrokerAddress) -> str | None:
+    """Connect `client` to `address` (the TCP connection, the TLS handshake, the CONNECT sent):
+    None, or why not in one line. The broker's answer comes later, to `on_connect`: a refusal
+    is said by `refusal`."""
+    try:
+        client.connect(address.host, address.port, fleet.keepalive_s)
+    except ssl.SSLCertVerificationError as error:
+        trusted = f"CA file {fleet.ca_file}" if fleet.ca_file else "the system's CAs"
+        return f"the broker {address} is not trusted: {error.verify_message} ({trusted})"
+    except (OSError, BrokerError) as error:
+        return f"cannot reach the broker {address}: {error}"
+    return None
+
+
+def refusal(fleet: FleetConfig, address: BrokerAddress, reason: object) -> str:
+    """The broker's refusal of the table (its CONNACK's `reason`: `Not authorized`…)."""
+    return f"the broker {address} refused table {fleet.table}: {reason}"
+
+
+def unusable(error: BrokerError) -> str:
+    """Why no connection can even be tried: the CA or password file (`table_client`'s error)."""
+    return f"not reporting: {error}"
 
 
 class FleetPublisher:
@@ -144,7 +176,7 @@ class FleetPublisher:
         try:
             self._client = self._new_client()
         except BrokerError as error:
-            self._report(f"not reporting: {error}")
+            self._report(unusable(error))
             self._drain_until_stopped()
             return
         retry_s, next_try = RETRY_FIRST_S, 0.0
@@ -187,8 +219,7 @@ class FleetPublisher:
 
     def _new_client(self) -> mqtt.Client:
         fleet = self.fleet
-        credentials = Credentials(fleet.ca_file, fleet.username, fleet.password_file)
-        client = new_client(f"codenames-{fleet.table}", self.address, credentials)
+        client = table_client(fleet, self.address, f"codenames-{fleet.table}")
         client.will_set(topic(fleet.table, "status"), self._status("offline"), qos=1, retain=True)
         client.reconnect_delay_set(int(RETRY_FIRST_S), int(RETRY_MAX_S))
         client.max_queued_messages_set(QUEUE_SIZE)
@@ -198,16 +229,9 @@ class FleetPublisher:
 
     def _connect(self) -> bool:
         assert self._client is not None
-        try:
-            self._client.connect(self.address.host, self.address.port, self.fleet.keepalive_s)
-        except ssl.SSLCertVerificationError as error:
-            trusted = f"CA file {self.fleet.ca_file}" if self.fleet.ca_file else "the system's CAs"
-            self._report(
-                f"the broker {self.address} is not trusted: {error.verify_message} ({trusted})"
-            )
-            return False
-        except (OSError, BrokerError) as error:
-            self._report(f"cannot reach the broker {self.address}: {error}")
+        problem = open_connection(self._client, self.fleet, self.address)
+        if problem is not None:
+            self._report(problem)
             return False
         self._client.loop_start()
         return True
@@ -216,7 +240,7 @@ class FleetPublisher:
         self, client: mqtt.Client, userdata: object, flags: object, reason: Any, properties: object
     ) -> None:
         if reason.is_failure:
-            self._report(f"the broker {self.address} refused table {self.fleet.table}: {reason}")
+            self._report(refusal(self.fleet, self.address, reason))
             return
         if self.problem is not None:
             log.info("fleet: reporting to %s again", self.address)
