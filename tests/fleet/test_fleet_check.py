@@ -135,6 +135,27 @@ def test_a_connection_closed_without_an_answer_is_said() -> None:
     assert found.line == f"fleet: the broker {url} closed the connection without answering"
 
 
+def test_a_password_file_that_cannot_be_read_is_the_publishers_line(
+    cli: Cli, tmp_path: Path
+) -> None:
+    # As when the unit's credential is gone: the service stopped, or the check run without sudo.
+    absent = tmp_path / "credentials" / "mqtt"
+    url = f"mqtt://127.0.0.1:{mosquitto.free_port()}"
+    config = config_file(tmp_path, url, username=TABLE, password_file=absent)
+    result = cli("selftest", "--fleet", "--config", config)
+    assert result.returncode == 1
+    assert result.stdout.startswith(f"fleet: not reporting: {absent}: cannot read: ")
+    assert result.stdout.count("\n") == 1
+
+
+def test_a_port_out_of_range_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
+    config = config_file(tmp_path, "mqtt://127.0.0.1:99999")
+    result = cli("selftest", "--fleet", "--config", config)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"codenames-table selftest: {config}: fleet.broker: ")
+    assert "port 99999 is not 1-65535" in result.stderr and result.stderr.count("\n") == 1
+
+
 def test_a_config_without_fleet_is_a_usage_error(cli: Cli, tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('[table]\nmode = "coop"\n')
