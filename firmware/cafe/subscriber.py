@@ -23,8 +23,8 @@ TOPICS = f"{ROOT}/+/+"
 
 class Subscriber:
     """Subscribed to every table while started; `close` it. `on_state(text)` hears of the
-    connection (connected, refused and why, lost) in `catalog`'s language (English without
-    one), always from paho's thread."""
+    connection (connected, unreachable, refused and why, lost) in `catalog`'s language
+    (English without one), always from paho's thread."""
 
     def __init__(
         self,
@@ -41,6 +41,7 @@ class Subscriber:
         self._client = new_client(f"codenames-cafe-{os.getpid()}", address, credentials)
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
+        self._client.on_connect_fail = self._unreachable
         self._client.on_message = self._received
         self._client.reconnect_delay_set(1, 10)
         self._closing = False
@@ -63,6 +64,13 @@ class Subscriber:
             return
         client.subscribe(TOPICS, qos=1)
         self._say(t.CONNECTED)
+
+    def _unreachable(self, client: Any, userdata: object) -> None:
+        # paho calls this when no connection was made at all (refused, no route, a name that
+        # does not resolve), before each of its retries; without it the view says
+        # "connecting" for ever.
+        if not self._closing:
+            self._say(t.UNREACHABLE)
 
     def _disconnected(
         self, client: Any, userdata: object, flags: object, reason: Any, props: object

@@ -73,6 +73,7 @@ CONNECTING = NC_("cafe", "connecting to {broker}")
 CONNECTED = NC_("cafe", "connected to {broker}")
 REFUSED = NC_("cafe", "the broker {broker} refused the café: {reason}")
 LOST = NC_("cafe", "lost the broker {broker}: {reason}; reconnecting")
+UNREACHABLE = NC_("cafe", "cannot reach the broker {broker}; trying again")
 
 NOT_A_TOPIC = NC_("cafe", "not a fleet topic")
 NOT_A_TABLE_ID = NC_("cafe", "not a table id")

@@ -20,8 +20,10 @@ from textual.widgets.data_table import ColumnKey
 from firmware.cafe.app import CafeApp
 from firmware.cafe.model import Cafe
 from firmware.cafe.run import terminal_view
+from firmware.cafe.texts import UNREACHABLE, cafe_text
 from firmware.fleet.broker import BrokerAddress, Credentials
 from firmware.fleet.messages import encode, envelope
+from firmware.table.i18n import translations
 from firmware.virtual.table import VirtualTable
 
 from ..table_scripts import STILL, announce
@@ -77,13 +79,19 @@ def test_the_view_speaks_the_cafes_language(language: str) -> None:
         # Not started: the subscriber only words the connection here.
         async with app.run_test(size=(132, 12)) as pilot:
             status = app.query_one("#status", Static)
-            assert str(status.render()).startswith(f"{empty} · {connecting} mqtt://127.0.0.1:9")
+            # The connection's words: "connecting" until paho's first attempt fails (nothing
+            # listens on port 9), then "cannot reach": both in the café's language.
+            unreachable = cafe_text(
+                translations(language), UNREACHABLE, broker="mqtt://127.0.0.1:9"
+            )
+            connection = (f"{connecting} mqtt://127.0.0.1:9", unreachable)
+            assert str(status.render()).startswith(tuple(f"{empty} · {c}" for c in connection))
             app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
             await pilot.pause()
             table = app.query_one("#tables", DataTable)
             assert str(table.columns[ColumnKey("last")].label) == heading
             assert table.get_row("t1")[1] == online
-            assert str(status.render()).startswith(f"{tables} · {connecting}")
+            assert str(status.render()).startswith(tuple(f"{tables} · {c}" for c in connection))
             assert app.title == title
             # The footer offers quitting, and nothing of Textual's own (its words are English).
             footer = [key.description for key in app.screen.query(FooterKey)]
