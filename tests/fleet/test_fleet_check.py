@@ -15,13 +15,15 @@ import paho.mqtt.publish
 import pytest
 
 from firmware.fleet.check import check_client_id, check_fleet
+from firmware.fleet.health import HealthReading
+from firmware.fleet.publisher import FleetPublisher
 from firmware.table.config import FleetConfig
 from tools import mosquitto
 
 from ..conftest import Cli
 from .broker_helpers import WAIT_S, Listener, Mosquitto, until
 from .certificates import ServerCertificate, certificate_authority, server_certificate
-from .test_publisher import TABLE, publisher_for
+from .test_publisher import TABLE
 from .test_tls import PASSWORDS, password_file
 
 
@@ -175,7 +177,13 @@ def test_the_fleet_check_and_the_calibration_are_one_at_a_time(cli: Cli) -> None
 def test_beside_a_running_table_the_check_sends_nothing_and_leaves_quietly(
     cli: Cli, broker: Mosquitto, listener: Listener, tmp_path: Path
 ) -> None:
-    with publisher_for(broker, tmp_path) as publisher:
+    # The table's own health stays as it is (a fixed temperature, no period within the test):
+    # whatever else arrives comes from the check.
+    zone = tmp_path / "temp"
+    zone.write_text("45000\n")
+    health = HealthReading(tmp_path, 0.0, zone=zone)
+    fleet = FleetConfig(broker=broker.url, table=TABLE)
+    with FleetPublisher(fleet, health, health_every_s=3600.0) as publisher:
         assert publisher.wait_connected(WAIT_S)
         status = f"codenames/{TABLE}/status"
         assert listener.wait_for(
@@ -186,7 +194,7 @@ def test_beside_a_running_table_the_check_sends_nothing_and_leaves_quietly(
         result = cli("selftest", "--fleet", "--config", config_file(tmp_path, broker.url))
         assert result.returncode == 0, result
         log = broker.folder / "mosquitto.log"
-        check = check_client_id(FleetConfig(broker=broker.url, table=TABLE))
+        check = check_client_id(fleet)
         # The broker has handled every packet of the check once it logs its DISCONNECT.
         assert until(lambda: f"Client {check} disconnected." in log.read_text())
         # Anything the check had sent would reach the listener before this mark.
