@@ -55,13 +55,24 @@ def line_of(text: str, offset: int) -> int:
     return len(_LINE_BREAK.findall(text, 0, offset)) + 1
 
 
+_CLOSERS: Final = "'\")]}>:,;"
+"""What may end a quoted or listed token: kept after the cut, so that `'jumpxx…'` still closes."""
+
+
+def _cut_token(match: re.Match[str]) -> str:
+    token = match.group()
+    body = token.rstrip(_CLOSERS)
+    # At most two closers come back (`')`, `':`): a token of closers alone is still cut.
+    return token[:MAX_TOKEN] + "…" + token[len(body) :][:2]
+
+
 def clip(message: str) -> str:
     """`message` made fit for one line: characters that are not printable escaped as in Python
     source, tokens over `MAX_TOKEN` characters and the whole over `MAX_MESSAGE` cut with `…`."""
     # Only the start can be shown, and a message may quote megabytes of input.
     head = message[: MAX_MESSAGE * 4]
     shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in head)
-    shown = _LONG_TOKEN.sub(lambda match: match.group()[:MAX_TOKEN] + "…", shown)
+    shown = _LONG_TOKEN.sub(_cut_token, shown)
     cut = len(head) < len(message)
     if len(shown) > MAX_MESSAGE:
         shown, cut = shown[: MAX_MESSAGE - 1], True

@@ -87,6 +87,17 @@ def test_a_message_cuts_a_long_token_and_stays_on_one_line(text: str) -> None:
     assert max(len(token) for token in message.split()) <= MAX_TOKEN + 3  # quotes and …
 
 
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [("jump" + "x" * 100, "'jump"), ("touch A" + "1" * 100, "'A1")],
+)
+def test_a_cut_token_keeps_its_closing_quote(text: str, quoted: str) -> None:
+    with pytest.raises(TranscriptError) as caught:
+        parse_transcript(text)
+    [token] = [word for word in caught.value.message.split() if word.startswith(quoted)]
+    assert token.rstrip(":").endswith("…'"), token
+
+
 def test_a_message_escapes_control_characters() -> None:
     with pytest.raises(TranscriptError) as caught:
         parse_transcript("jump\x1b[2J\x07\n")
