@@ -185,11 +185,12 @@ def test_beside_a_running_table_the_check_sends_nothing_and_leaves_quietly(
     fleet = FleetConfig(broker=broker.url, table=TABLE)
     with FleetPublisher(fleet, health, health_every_s=3600.0) as publisher:
         assert publisher.wait_connected(WAIT_S)
-        status = f"codenames/{TABLE}/status"
-        assert listener.wait_for(
-            lambda _: (listener.latest(status) or {}).get("status") == "online"
+        # Settled once a health follows the status `online` (a first health may come before it).
+        topics = [f"codenames/{TABLE}/status", f"codenames/{TABLE}/health"]
+        assert listener.wait_for(lambda messages: [m.topic for m in messages[-2:]] == topics), (
+            listener.messages
         )
-        assert listener.wait_for(lambda _: listener.latest(f"codenames/{TABLE}/health") is not None)
+        assert listener.latest(topics[0])["status"] == "online"
         before = len(listener.messages)
         result = cli("selftest", "--fleet", "--config", config_file(tmp_path, broker.url))
         assert result.returncode == 0, result
