@@ -267,7 +267,9 @@ class FleetPublisher:
         return encode(envelope(self.fleet.table, self._wall_clock(), status=status))
 
     def _publish_latest(self, now: float) -> None:
-        if not self._connected.is_set():
+        # Connected but `online` not yet said again (paho's thread connected since the loop's
+        # check): the loop's next turn sends status first, then these.
+        if not self._connected.is_set() or self._resend.is_set():
             return
         game = self._latest_game
         if game is not None and game is not self._sent_game:
