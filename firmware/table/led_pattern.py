@@ -36,7 +36,7 @@ from board_rules.codenames.grid import ALL_COORDS
 from board_rules.codenames.key import Identity, Team
 from board_rules.codenames.state import GameState
 from firmware.drivers.key_picture import BLACK, Colour, KeyColours, scale, wire_curve
-from firmware.drivers.led_layout import EDGES, LedConfigError, Light, Side
+from firmware.drivers.led_layout import LedConfigError, Light, Side
 
 
 @dataclass(frozen=True)
@@ -146,17 +146,20 @@ def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
             factor *= style.covered_dim
         return scale(style.identity_colour(identity), factor)
 
-    # The 25 cells show at most 8 colours: each is worked out once, and the cells are read in
-    # the key's own order (issue 16: the CPU a touch costs).
+    # The 25 cells show at most 8 colours and the four edges one: each is worked out once
+    # (issue 16: the CPU a touch costs).
+    edge = edge_colour()
     looks: dict[tuple[Identity, bool], Colour] = {}
-    cells: list[Colour] = []
-    for coord, identity in zip(ALL_COORDS, state.key.identities, strict=True):
-        look = (identity, coord in state.covered)
-        colour = looks.get(look)
-        if colour is None:
-            colour = looks[look] = cell_colour(*look)
-        cells.append(colour)
-    return KeyColours(tuple(cells), (edge_colour(),) * EDGES)
+
+    def colour_of(light: Light) -> Colour:
+        if isinstance(light, Side):
+            return edge
+        look = (state.key[light], light in state.covered)
+        if look not in looks:
+            looks[look] = cell_colour(*look)
+        return looks[look]
+
+    return KeyColours.build(colour_of)
 
 
 def next_blink_edge(t: float, style: LedStyle) -> float:
