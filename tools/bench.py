@@ -591,10 +591,10 @@ def run_bench(
         )
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
-    # Issue 14: touch → LED with a fleet's broker down and slow, added by tools/bench_fleet.py,
-    # run as a child since it imports this module.
+    # Issue 14: touch → LED with a fleet's broker down and slow, added by
+    # tools/bench_broker_faults.py, run as a child since it imports this module.
     options = ["--touches", str(touches), "--backend", backend, *([] if paced else ["--unpaced"])]
-    fleet = [sys.executable, "-m", "tools.bench_fleet", *options]
+    fleet = [sys.executable, "-m", "tools.bench_broker_faults", *options]
     child = subprocess.run(
         fleet, input=json.dumps(figures), stdout=subprocess.PIPE, text=True, check=True
     )

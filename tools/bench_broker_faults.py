@@ -139,7 +139,7 @@ def with_fleet(
 def main(argv: Sequence[str] | None = None) -> int:
     """Read a `tools.bench` run's figures on standard input, print them with the fleet's."""
     parser = argparse.ArgumentParser(
-        prog="python -m tools.bench_fleet",
+        prog="python -m tools.bench_broker_faults",
         description="Add touch → LED with a fleet's broker down and slow to make bench's figures.",
     )
     parser.add_argument("--touches", type=int, required=True)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from paho.mqtt import publish
 
-from tools import bench_fleet, mosquitto
+from tools import bench_broker_faults, mosquitto
 from tools.slow_proxy import SlowProxy
 
 from .broker_helpers import Listener, Mosquitto
@@ -29,7 +29,7 @@ def test_the_fleet_figures_and_their_budgets() -> None:
     if mosquitto.binary() is None:
         pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
     figures = figures_without_fleet()
-    bench_fleet.with_fleet(figures, touches=2, paced=False)
+    bench_broker_faults.with_fleet(figures, touches=2, paced=False)
     down, slow = figures["touch_to_led_ms_broker_down"], figures["touch_to_led_ms_broker_slow"]
     for figure in (down, slow):
         assert 0 < figure["median"] <= figure["p99"]
@@ -37,9 +37,10 @@ def test_the_fleet_figures_and_their_budgets() -> None:
     assert down["events_sent"] == 0 and down["events_dropped"] >= 2
     assert slow["events_sent"] >= 2 and slow["events_dropped"] == 0
     assert slow["delay_ms"] == 200
-    names = {f"{name}_median" for name in bench_fleet.FIGURES}
+    names = {f"{name}_median" for name in bench_broker_faults.FIGURES}
     assert set(figures["budgets"]) == set(figures["within_budget"]) == names
-    assert all(budget == 30.0 + bench_fleet.MARGIN_MS for budget in figures["budgets"].values())
+    margin = bench_broker_faults.MARGIN_MS
+    assert all(budget == 30.0 + margin for budget in figures["budgets"].values())
     assert all(isinstance(ok, bool) for ok in figures["within_budget"].values())
 
 
@@ -49,10 +50,10 @@ def test_without_mosquitto_the_figures_are_null_with_the_reason(
     monkeypatch.setattr(shutil, "which", lambda *args, **kwargs: None)
     # As `tools.bench` runs it: its figures in on standard input, out with the fleet's.
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(figures_without_fleet())))
-    assert bench_fleet.main(["--touches", "2", "--unpaced"]) == 0
+    assert bench_broker_faults.main(["--touches", "2", "--unpaced"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["touch_to_led_ms"] == figures_without_fleet()["touch_to_led_ms"]
-    assert all(figures[name] is None for name in bench_fleet.FIGURES)
+    assert all(figures[name] is None for name in bench_broker_faults.FIGURES)
     assert "mosquitto is not installed" in figures["fleet_unmeasured"]
     assert figures["budgets"] == {} and figures["within_budget"] == {}
 
