@@ -3,14 +3,19 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest soak bench fleet-bench key-contrast translations clean install uninstall sim service-test
+.PHONY: test docs lint typecheck pytest soak bench fleet-bench key-contrast translations clean install uninstall sim service-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 
-test: lint typecheck pytest
+test: lint typecheck pytest docs
+
+# The guides as one site in site/ (MkDocs, strict: a broken link, an unknown anchor or a page
+# left out of the navigation fails it).
+docs: $(STAMP)
+	$(PY) -m tools.build_docs
 
 # The desktop simulation in this terminal; options go in SIM_ARGS, e.g. SIM_ARGS="--lang it".
 sim: $(STAMP)

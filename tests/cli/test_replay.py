@@ -11,7 +11,7 @@ from firmware.cli.main import EXIT_BROKEN_PIPE
 from firmware.text_input import MAX_BYTES
 
 from ..conftest import Cli, CliResult
-from ..paths import REPO
+from ..paths import DEVELOPERS_GUIDE
 from ..rules_helpers import KEY_TEXT
 
 OUTPUT_KEYS = [
@@ -106,7 +106,7 @@ def test_without_a_key_the_seed_fixes_the_random_key(tmp_path: Path, cli: Cli) -
 
 
 def test_the_readme_worked_example_is_what_replay_prints(tmp_path: Path, cli: Cli) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = DEVELOPERS_GUIDE.read_text(encoding="utf-8")
     transcript = readme.split("<!-- transcript -->\n```\n", 1)[1].split("```", 1)[0]
     printed = readme.split("<!-- output -->\n```json\n", 1)[1].split("```", 1)[0]
     result = replay(cli, tmp_path, transcript)

@@ -7,7 +7,7 @@ from board_rules.codenames import Mode
 from firmware.table.config import TableConfig
 from firmware.table.settings import TableSettings
 
-from ..paths import REPO
+from ..paths import DEVELOPERS_GUIDE
 from ..table_scripts import KEY_LINE, clue, play
 
 RED = ["A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2"]
@@ -162,7 +162,7 @@ def test_a_whole_coop_game_with_covers_and_a_score(tmp_path: Path) -> None:
 
 
 def test_the_readme_script_example_prints_what_the_readme_shows(tmp_path: Path) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = DEVELOPERS_GUIDE.read_text(encoding="utf-8")
     script = readme.split("<!-- script -->\n```\n", 1)[1].split("```", 1)[0]
     shown = readme.split("prints two lines; the second, shortened here:\n\n```json\n", 1)[1]
     first, second = play(script, tmp_path)

@@ -22,10 +22,10 @@ from firmware.virtual.table import VirtualTable
 from tools.service_test import __main__ as harness
 from tools.service_test import checks, container, journal, sandbox_probe
 
-from ..paths import REPO
+from ..paths import DEVELOPERS_GUIDE, REPO
 from ..service.test_virtual_service import Stepper
 
-README = REPO / "README.md"
+README = DEVELOPERS_GUIDE
 UNIT = REPO / "systemd" / "codenames-table.service"
 
 

@@ -12,7 +12,7 @@ from firmware.table.words import language_words
 from firmware.virtual.script import ScriptError, parse_script
 
 from ..conftest import Cli
-from ..paths import REPO
+from ..paths import DEVELOPERS_GUIDE
 from ..table_scripts import KEY_LINE, play
 
 NEW_GAME = "button new 2.5\n"
@@ -91,7 +91,7 @@ def test_words_deals_from_a_custom_list_and_a_short_one_exits_2(tmp_path: Path, 
 
 
 def test_the_readme_example_shows_the_words_the_script_deals(tmp_path: Path) -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = DEVELOPERS_GUIDE.read_text(encoding="utf-8")
     script = readme.split("<!-- script -->\n```\n", 1)[1].split("```", 1)[0]
     shown = readme.split("prints two lines; the second, shortened here:\n\n```json\n", 1)[1]
     second = play(script, tmp_path)[1]

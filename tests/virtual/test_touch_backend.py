@@ -14,12 +14,11 @@ from firmware.table.config import ConfigError, load_config
 from firmware.virtual.mpr121 import VirtualTouchPanel
 
 from ..conftest import TableFactory
-from ..paths import REPO
+from ..paths import DEVELOPERS_GUIDE
 from ..table_scripts import KEY_LINE, STILL, clue, play
 
 README_SCRIPT = (
-    (REPO / "README.md")
-    .read_text(encoding="utf-8")
+    DEVELOPERS_GUIDE.read_text(encoding="utf-8")
     .split("<!-- script -->\n```\n", 1)[1]
     .split("```", 1)[0]
 )
