@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Log, Static
 
-from board_rules.coda import DASH, Color, GameState, Level, game_tiles, opening_size
+from board_rules.coda import DASH, Color, GameState, Level, Phase, game_tiles, opening_size
 from firmware.coda.controller import COMPUTER_DELAY_S, TIME_RULE_S, CodaController
 from firmware.coda.help import HelpScreen
 from firmware.coda.scene import scene
@@ -80,7 +80,7 @@ def _bindings(texts: CodaTexts) -> list[BindingType]:
         Binding("n", "app.new_game", texts["key_new_game"]),
         Binding("h", "app.help", texts["key_help"]),
         Binding("question_mark", "app.help", show=False),
-        Binding("q", "app.quit", texts["key_quit"]),
+        Binding("q", "app.leave", texts["key_quit"]),
     ]
 
 
@@ -145,6 +145,8 @@ class CodaApp(StyledApp):
         self._mounted = False
         self.asks_seat = choose_seat
         """True when the person chooses their seat at the start."""
+        self.leaving = False
+        """q was pressed during a game in play: a second q leaves, any other input plays on."""
 
     # Layout
 
@@ -278,6 +280,7 @@ class CodaApp(StyledApp):
         return self.game.allows(action, parameters[0] if parameters else None)
 
     def _input(self, accepted: Callable[[], bool]) -> None:
+        self.leaving = False
         if not accepted():
             self.bell()
         self._go_on()
@@ -326,8 +329,17 @@ class CodaApp(StyledApp):
         """⏎ after a wrong attack with nothing drawn: turn the chosen own tile face up."""
         self._input(self.game.reveal)
 
+    def action_leave(self) -> None:
+        """q: quit once the game is over; during a game, a first q asks and a second leaves."""
+        if self.leaving or self.game.view.phase is Phase.OVER:
+            self.exit()
+            return
+        self.leaving = True
+        self.redraw()
+
     def action_new_game(self) -> None:
         """n once a game is over: the next game, started by the winner, as the rules say."""
+        self.leaving = False
         if self.game.new_game():
             self._go_on()
 
@@ -336,11 +348,13 @@ class CodaApp(StyledApp):
         self.push_screen(HelpScreen(self.texts))
 
     def on_tile_clicked(self, message: TileClicked) -> None:
+        self.leaving = False
         if message.index is not None:
             self.game.choose_tile(message.player, message.index)
             self.redraw()
 
     def on_value_clicked(self, message: ValueClicked) -> None:
+        self.leaving = False
         self.game.choose_value(message.value)
         self.redraw()
 
@@ -357,7 +371,9 @@ class CodaApp(StyledApp):
         self._text(self._lines["title"], shown.title)
         for color, (text, count) in shown.piles.items():
             self._piles[color].show(text, count)
-        self._text(self._lines["status"], shown.status)
+        self._text(
+            self._lines["status"], self.texts["status_leave"] if self.leaving else shown.status
+        )
         for player, label in enumerate(shown.labels):
             widget = self._labels[player]
             widget.set_class(label.turn, "-turn")

@@ -148,7 +148,9 @@ class CodaController:
         self.players = len(opponents) + 1
         self.names = (
             texts["you"],
-            *(texts["computer"].format(number=n) for n in range(1, self.players)),
+            # Lettered, not numbered: "Computer B 2" in the wins or "Computer B, tile 3" in the
+            # log would read as one more number.
+            *(texts["computer"].format(letter="ABC"[n - 1]) for n in range(1, self.players)),
         )
         self._computers: dict[int, tuple[Strategy, random.Random]] = {
             seat: (strategy(level), random.Random(self.rng.getrandbits(64)))

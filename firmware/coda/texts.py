@@ -60,6 +60,7 @@ class CodaTexts(TypedDict):
     status_you_win: str
     status_other_wins: str
     status_won_next: str
+    status_leave: str
     log_take: str
     log_draw: str
     log_attack: str
@@ -101,7 +102,7 @@ ENGLISH: Final[CodaTexts] = {
     "advanced": "advanced game, with dashes",
     "wins": "Wins: {tally}",
     "you": "You",
-    "computer": "Computer {number}",
+    "computer": "Computer {letter}",
     "easy": "easy",
     "hard": "hard",
     "expert": "expert",
@@ -139,6 +140,7 @@ ENGLISH: Final[CodaTexts] = {
     "status_you_win": "You win! n starts a new game, and you play first",
     "status_other_wins": "Winner: {player}. n starts a new game, and {player} plays first",
     "status_won_next": "Winner: {winner}. n starts a new game; first to play: {player}",
+    "status_leave": "Game in play: q again leaves it, any other key plays on",
     "log_take": "{player}: opening tiles, {black} black and {white} white",
     "log_draw": "{player}: drawn tile, {colour}",
     "log_attack": "{attacker} → {target}, tile {position} ({colour}): {value}? {verdict}",
@@ -204,7 +206,7 @@ SPANISH: Final[CodaTexts] = {
     "advanced": "juego avanzado, con guiones",
     "wins": "Victorias: {tally}",
     "you": "Tú",
-    "computer": "Máquina {number}",
+    "computer": "Máquina {letter}",
     "easy": "fácil",
     "hard": "difícil",
     "expert": "experto",
@@ -241,6 +243,7 @@ SPANISH: Final[CodaTexts] = {
     "status_you_win": "¡Ganas! n empieza una partida nueva, y juegas primero",
     "status_other_wins": "Ganador: {player}. n empieza una partida nueva, y {player} juega primero",
     "status_won_next": "Ganador: {winner}. n empieza una partida nueva; primero en jugar: {player}",
+    "status_leave": "Partida en juego: q otra vez para salir; otra tecla para seguir",
     "log_take": "{player}: fichas iniciales, {black} negras y {white} blancas",
     "log_draw": "{player}: ficha robada, {colour}",
     "log_attack": "{attacker} → {target}, ficha {position} ({colour}): ¿{value}? {verdict}",
@@ -306,7 +309,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "advanced": "jogo avançado, com traços",
     "wins": "Vitórias: {tally}",
     "you": "Tu",
-    "computer": "Computador {number}",
+    "computer": "Computador {letter}",
     "easy": "fácil",
     "hard": "difícil",
     "expert": "especialista",
@@ -345,6 +348,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "status_you_win": "Venceste! n começa uma partida nova, e jogas primeiro",
     "status_other_wins": "Vencedor: {player}. n começa uma partida nova, e {player} joga primeiro",
     "status_won_next": "Vencedor: {winner}. n começa uma partida nova; primeiro a jogar: {player}",
+    "status_leave": "Partida em curso: q outra vez para sair; outra tecla para continuar",
     "log_take": "{player}: peças iniciais, {black} pretas e {white} brancas",
     "log_draw": "{player}: peça tirada, {colour}",
     "log_attack": "{attacker} → {target}, peça {position} ({colour}): {value}? {verdict}",
@@ -409,7 +413,7 @@ ITALIAN: Final[CodaTexts] = {
     "advanced": "gioco avanzato, con i trattini",
     "wins": "Vittorie: {tally}",
     "you": "Tu",
-    "computer": "Computer {number}",
+    "computer": "Computer {letter}",
     "easy": "facile",
     "hard": "difficile",
     "expert": "esperto",
@@ -450,6 +454,7 @@ ITALIAN: Final[CodaTexts] = {
     "status_other_wins": "Vincitore: {player}. n inizia una partita nuova, "
     "e {player} gioca per primo",
     "status_won_next": "Vincitore: {winner}. n inizia una partita nuova; primo a giocare: {player}",
+    "status_leave": "Partita in corso: q di nuovo per uscire; un altro tasto per continuare",
     "log_take": "{player}: tessere iniziali, {black} nere e {white} bianche",
     "log_draw": "{player}: tessera pescata, {colour}",
     "log_attack": "{attacker} → {target}, tessera {position} ({colour}): {value}? {verdict}",

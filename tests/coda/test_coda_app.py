@@ -35,6 +35,7 @@ from board_rules.coda import (
 from firmware.coda.app import CodaApp
 from firmware.coda.controller import HUMAN
 from firmware.coda.help import HelpScreen
+from firmware.coda.scene import scene
 from firmware.coda.seat import SeatOption, SeatScreen
 from firmware.coda.texts import ENGLISH, ITALIAN, TEXTS, CodaTexts
 from firmware.coda.widgets import COLOUR_MARKS, PileView, TileView, ValueKey, marked_face
@@ -140,6 +141,19 @@ def shown_keys(app: CodaApp) -> dict[str, str]:
     }
 
 
+async def settled_screenshot(pilot: Pilot[None], app: CodaApp) -> str:
+    """The screen once it has stopped changing: the footer redraws its keys a few messages
+    after the bindings change, later than one pause on a loaded machine."""
+    screen = app.export_screenshot()
+    for _ in range(100):
+        await pilot.pause()
+        again = app.export_screenshot()
+        if again == screen:
+            return screen
+        screen = again
+    raise AssertionError("the screen kept changing")
+
+
 async def assert_no_secret_on_screen(
     pilot: Pilot[None], app: CodaApp, *, whole_screen: bool = True
 ) -> None:
@@ -158,12 +172,10 @@ async def assert_no_secret_on_screen(
             assert str(hand.content) in marks or state.face_up
     if not whole_screen:
         return
-    await pilot.pause()
-    screen = app.export_screenshot()
+    screen = await settled_screenshot(pilot, app)
     app.game.state = disguised(state)
     app.redraw()
-    await pilot.pause()
-    assert app.export_screenshot() == screen
+    assert await settled_screenshot(pilot, app) == screen
     app.game.state = state
     app.redraw()
 
@@ -265,19 +277,19 @@ def test_a_computer_that_wins_starts_the_next_game() -> None:
                 target = (1, state.hidden(1)[0])
                 await attack(pilot, app, *target, wrong_value(app, *target))
         assert app.game.state.winner == 1 and app.game.wins == [0, 1]
-        assert app.game.history[-2:] == ["You: out of the game", "Winner: Computer 1"]
+        assert app.game.history[-2:] == ["You: out of the game", "Winner: Computer A"]
         assert text(app, "#status") == (
-            "Winner: Computer 1. n starts a new game, and Computer 1 plays first"
+            "Winner: Computer A. n starts a new game, and Computer A plays first"
         )
         await pilot.press("n")
         # The computer took its tiles first; now the person takes theirs.
         assert app.game.state.starter == 1
         assert app.game.history[:2] == [
-            "New game; first to play: Computer 1",
+            "New game; first to play: Computer A",
             app.game.history[1],
-        ] and app.game.history[1].startswith("Computer 1: opening tiles")
+        ] and app.game.history[1].startswith("Computer A: opening tiles")
         assert (app.game.state.turn, app.game.state.phase) == (HUMAN, Phase.TAKE)
-        assert "Wins: You 0 · Computer 1 1" in text(app, "#title")
+        assert "Wins: You 0 · Computer A 1" in text(app, "#title")
 
     drive(make_app(), scenario)
 
@@ -390,7 +402,7 @@ def test_a_drawn_dash_goes_where_the_person_places_it() -> None:
         assert row(app.game.state, HUMAN) == "b0 w- b2 b4 b6"
         # A hidden placement says nothing in the log: where the dash went is the person's secret.
         assert app.game.history[-2:] == [
-            "You → Computer 1, tile 1 (black): 1? right",
+            "You → Computer A, tile 1 (black): 1? right",
             "You: stop, end of turn",
         ]
         assert app.game.state.turn == 1 and app.waiting_for_computer
@@ -458,13 +470,13 @@ def test_computers_wait_for_their_timer_and_computer_step_plays_one_action() -> 
         await pilot.press("enter")
         # The computer's opening waits for the timer: the person's keys do nothing meanwhile.
         assert app.game.state.turn == 1 and app.waiting_for_computer
-        assert text(app, "#status") == "Turn: Computer 1…"
+        assert text(app, "#status") == "Turn: Computer A…"
         assert set(shown_keys(app)) == {"h", "q"}
         await pilot.press("b", "enter")
         assert app.game.state.turn == 1
         assert app.computer_step()
         await pilot.pause()
-        assert app.game.history[-1].startswith("Computer 1: opening tiles")
+        assert app.game.history[-1].startswith("Computer A: opening tiles")
         assert app.game.state.turn == HUMAN and not app.waiting_for_computer
         assert not app.computer_step()  # not a computer's turn
         await pilot.press("b")
@@ -472,10 +484,10 @@ def test_computers_wait_for_their_timer_and_computer_step_plays_one_action() -> 
         await attack(pilot, app, *target, wrong_value(app, *target))
         # Each computer action is a step of its own: draw, then attack.
         assert app.computer_step()
-        assert app.game.history[-1].startswith("Computer 1: drawn tile")
+        assert app.game.history[-1].startswith("Computer A: drawn tile")
         logged = len(app.game.history)
         assert app.computer_step()
-        assert app.game.history[logged].startswith("Computer 1 → You")
+        assert app.game.history[logged].startswith("Computer A → You")
 
     drive(make_app(delay_s=3600), scenario)
 
@@ -516,9 +528,9 @@ def test_the_person_chooses_a_seat_at_the_start_by_key_or_click() -> None:
         assert isinstance(app.screen, SeatScreen)
         lines = [str(option.content) for option in app.screen.query(SeatOption)]
         assert lines == [
-            "1: You → Computer 1 → Computer 2",
-            "2: Computer 2 → You → Computer 1",
-            "3: Computer 1 → Computer 2 → You",
+            "1: You → Computer A → Computer B",
+            "2: Computer B → You → Computer A",
+            "3: Computer A → Computer B → You",
         ]
         await pilot.press("4")  # no fourth seat with three players
         assert isinstance(app.screen, SeatScreen)
@@ -527,7 +539,7 @@ def test_the_person_chooses_a_seat_at_the_start_by_key_or_click() -> None:
         assert not isinstance(app.screen, SeatScreen)
         assert app.game.state.starter == 2 and len(app.game.state.rows[2]) == 4
         assert text(app, "#status").startswith("Take your 4 tiles")
-        assert app.query_one(Log).lines[0] == "New game; first to play: Computer 2"
+        assert app.query_one(Log).lines[0] == "New game; first to play: Computer B"
 
     async def by_click(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.click("#seat-3")
@@ -556,7 +568,7 @@ def test_a_game_with_three_computers_deals_three_tiles_each_and_names_them() -> 
         assert text(app, "#status").startswith("Take your 3 tiles")
         await pilot.press("enter")
         assert [len(r) for r in app.game.state.rows] == [3, 3, 3, 3]
-        assert text(app, "#label-3").splitlines()[:2] == ["  Computer 3", "  hard"]
+        assert text(app, "#label-3").splitlines()[:2] == ["  Computer C", "  hard"]
 
     drive(make_app(Level.EASY, Level.HARD, Level.HARD), scenario)
 
@@ -689,3 +701,48 @@ def test_without_the_time_rule_no_clock_runs_for_an_attack() -> None:
         assert not app.time_up() and app.game.state.phase is Phase.ATTACK
 
     drive(app, scenario)
+
+
+def test_q_during_a_game_asks_first_and_any_other_key_plays_on() -> None:
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.press("q")
+        assert app.is_running and app.leaving
+        assert text(app, "#status") == ENGLISH["status_leave"]
+        await pilot.press("b")
+        assert app.is_running and not app.leaving
+        assert text(app, "#status") != ENGLISH["status_leave"]
+        await pilot.press("q", "q")
+        await pilot.pause()
+        assert not app.is_running
+
+    drive(make_app(), scenario)
+
+
+def test_q_once_the_game_is_over_leaves_at_once() -> None:
+    async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
+        await pilot.press("enter")
+        while not app.game.state.is_over:
+            state = app.game.state
+            if state.phase is Phase.DRAW:
+                await pilot.press("b" if state.pool.count(Color.BLACK) else "w")
+            elif state.phase is Phase.REVEAL:
+                await pilot.press("enter")
+            else:
+                target = (1, state.hidden(1)[0])
+                await attack(pilot, app, *target, wrong_value(app, *target))
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+    drive(make_app(), scenario)
+
+
+@pytest.mark.parametrize("language", sorted(TEXTS))
+def test_the_wins_read_as_one_number_per_player(language: str) -> None:
+    app = make_app(Level.EASY, Level.HARD, Level.EXPERT, language=language)
+    title = scene(app.game).title
+    tally = title.rsplit(": ", 1)[1]
+    # Each entry is a name without a digit and then its wins: one number per player.
+    for entry in tally.split(" · "):
+        name, wins = entry.rsplit(" ", 1)
+        assert wins.isdigit() and not any(ch.isdigit() for ch in name), entry

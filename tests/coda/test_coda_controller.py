@@ -108,9 +108,9 @@ def test_a_whole_game_against_the_easy_opponent_to_the_winner_and_the_next_game(
     # The end: the winner is shown, and every row with its numbers.
     shown = scene(game)
     assert game.state.winner == HUMAN and game.wins == [1, 0]
-    assert game.history[-2:] == ["Computer 1: out of the game", "Winner: You"]
+    assert game.history[-2:] == ["Computer A: out of the game", "Winner: You"]
     assert shown.status == ENGLISH["status_you_win"]
-    assert "Wins: You 1 · Computer 1 0" in shown.title and "winner" in shown.labels[0].text
+    assert "Wins: You 1 · Computer A 0" in shown.title and "winner" in shown.labels[0].text
     assert [face.value for face in shown.rows[1]] == [s.tile.value for s in game.state.rows[1]]
     assert game.allows("new_game")
 
@@ -134,11 +134,11 @@ def test_a_computer_that_wins_starts_the_next_game() -> None:
             target = (1, state.hidden(1)[0])
             aim(game, target, wrong_value(state, *target), by_keys=False)
     assert game.state.winner == 1 and game.wins == [0, 1]
-    assert game.history[-2:] == ["You: out of the game", "Winner: Computer 1"]
+    assert game.history[-2:] == ["You: out of the game", "Winner: Computer A"]
     assert not game.allows("take") and game.allows("new_game") and game.new_game()
     # The computer took its tiles first; now the person takes theirs.
-    assert game.state.starter == 1 and game.history[0] == "New game; first to play: Computer 1"
-    assert game.history[1].startswith("Computer 1: opening tiles")
+    assert game.state.starter == 1 and game.history[0] == "New game; first to play: Computer A"
+    assert game.history[1].startswith("Computer A: opening tiles")
     assert (game.state.turn, game.state.phase) == (HUMAN, Phase.TAKE)
 
 
@@ -252,15 +252,15 @@ def test_with_a_pause_each_computer_action_waits_for_computer_step() -> None:
     assert game.take() and game.computer_to_play
     assert game.state.turn == 1 and len(game.history) == 1
     assert not game.allows("colour", "black")  # the person waits too
-    assert game.computer_step() and game.history[-1].startswith("Computer 1: opening tiles")
+    assert game.computer_step() and game.history[-1].startswith("Computer A: opening tiles")
     assert not game.computer_to_play and not game.computer_step()
     assert game.colour(BLACK)
     target = (1, game.state.hidden(1)[0])
     aim(game, target, wrong_value(game.state, *target), by_keys=True)
     # Each computer action is a step of its own: draw, then attack.
-    assert game.computer_step() and game.history[-1].startswith("Computer 1: drawn tile")
+    assert game.computer_step() and game.history[-1].startswith("Computer A: drawn tile")
     logged = len(game.history)
-    assert game.computer_step() and game.history[logged].startswith("Computer 1 → You")
+    assert game.computer_step() and game.history[logged].startswith("Computer A → You")
 
 
 def test_without_a_pause_the_computers_play_inside_the_persons_move() -> None:
@@ -282,9 +282,9 @@ def test_with_rotate_the_next_player_in_order_starts_the_next_game_whoever_won()
     take_by_colours(game)
     play_the_plan(game)
     assert game.state.winner == HUMAN and game.next_starter == 1
-    assert scene(game).status == "Winner: You. n starts a new game; first to play: Computer 1"
+    assert scene(game).status == "Winner: You. n starts a new game; first to play: Computer A"
     assert game.new_game() and game.state.starter == 1
-    assert game.history[0] == "New game; first to play: Computer 1"
+    assert game.history[0] == "New game; first to play: Computer A"
 
 
 def test_before_the_first_move_the_person_chooses_a_seat_and_the_computers_before_play() -> None:
@@ -300,7 +300,7 @@ def test_before_the_first_move_the_person_chooses_a_seat_and_the_computers_befor
     # Computers 2 and 3 took their tiles at once; the person's turn comes third.
     assert game.state.starter == 2 and game.state.turn == HUMAN
     assert [len(r) for r in game.state.rows] == [0, 0, 3, 3]
-    assert game.history[0] == "New game; first to play: Computer 2"
+    assert game.history[0] == "New game; first to play: Computer B"
     assert game.take() and not game.seat_open
     assert not game.choose_seat(1) and game.state.starter == 2
 
