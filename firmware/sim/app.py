@@ -62,6 +62,7 @@ from firmware.sim.widgets import (
 )
 from firmware.table.config import TableConfig
 from firmware.table.i18n import LANGUAGE_NAMES, translations
+from firmware.table.modes import Playing
 from firmware.table.words import GameWords, WordListError, WordSource
 from firmware.tui.style import StyledApp, style_sheets
 from firmware.virtual.table import VirtualTable
@@ -165,6 +166,7 @@ class SimApp(StyledApp):
         with Horizontal(id="bottom"):
             with Vertical(id="oled-panel", classes="panel"):
                 yield OledView()
+                yield Static("", id="oled-text", classes="line")
             with Vertical(id="console-panel", classes="panel"):
                 with Horizontal():
                     yield Knob(-1, "−", id="knob-down")
@@ -189,6 +191,7 @@ class SimApp(StyledApp):
         self._cards_panel = self.query_one("#cards-panel")
         self._entry_line = self.query_one("#entry", Static)
         self._events_line = self.query_one("#events", Static)
+        self._oled_text = self.query_one("#oled-text", Static)
         self._real_last = time.monotonic()
         self._mounted = True
         if self.realtime:
@@ -295,6 +298,10 @@ class SimApp(StyledApp):
         if key == "back":
             self.card_entry = self.card_entry[:-1]
         elif key == "clear":
+            # Esc clears a coordinate being typed; with none, it leaves the staff menu (or the
+            # pad test, or the last actions) as a long push of the encoder does on the table.
+            if not self.card_entry and not isinstance(self.vt.table.control_mode, Playing):
+                self.action_push(long=True)
             self.card_entry = ""
         elif key.isalpha():
             self.card_entry = key.upper()
@@ -373,6 +380,11 @@ class SimApp(StyledApp):
         if self._oled_dirty:
             self._oled_dirty = False
             self._oled.show_all([(chip.visible_image(), chip.contrast) for chip in self.vt.chips])
+            # The braille picture is hard to read at a glance: its words again, as plain text.
+            screen = self.vt.display.screen
+            self._update_line(
+                self._oled_text, "" if screen is None else " · ".join(screen.text_lines)
+            )
         self._redraw_entry()
         self._update_line(self._events_line, t.input_line(self.catalog, self.recent))
 

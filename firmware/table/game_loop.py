@@ -268,6 +268,11 @@ class Table:
         return self._saver.fault
 
     @property
+    def control_mode(self) -> ControlMode:
+        """What the controls do now: play, the staff menu, the pad test or the last actions."""
+        return self._mode
+
+    @property
     def asleep(self) -> bool:
         """True while the table is dimmed for want of input."""
         return self._sleep.asleep

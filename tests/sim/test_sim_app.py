@@ -605,3 +605,48 @@ def test_the_state_dir_defaults_to_the_users_data_folder(
     assert default_state_dir() == tmp_path / "home" / ".local" / "share" / "codenames-table"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert default_state_dir() == tmp_path / "home" / ".local" / "share" / "codenames-table"
+
+
+# The window's plain-text aids
+
+
+def test_the_oled_s_words_stand_as_plain_text_beside_its_picture(tmp_path: Path) -> None:
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        shown = app.query_one("#oled-text", Static)
+        assert str(shown.content) == " · ".join(oled_lines(app))
+        await keys(pilot, app, "plus", "space")  # clue 2: red guesses
+        await click(pilot, app, "A1")
+        lines = oled_lines(app)
+        assert str(shown.content) == " · ".join(lines)
+        assert app.vt.table.state.phase is Phase.GUESS and "Red" in str(shown.content)
+
+    drive(make_app(tmp_path), scenario)
+
+
+def test_escape_leaves_the_menu_and_clears_a_coordinate_first(tmp_path: Path) -> None:
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        await keys(pilot, app, "m", seconds=1.5)
+        assert oled_lines(app)[0] == "Menu"
+        await keys(pilot, app, "c")
+        await keys(pilot, app, "escape", seconds=1.5)  # the typed "C" goes, the menu stays
+        assert app.card_entry == "" and oled_lines(app)[0] == "Menu"
+        await keys(pilot, app, "escape", seconds=1.5)
+        assert oled_lines(app)[0] == "Red spymaster"
+        await keys(pilot, app, "escape", seconds=1.5)  # in play, Esc opens nothing
+        assert oled_lines(app)[0] == "Red spymaster"
+
+    drive(make_app(tmp_path), scenario)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "pt", "it"])
+def test_no_word_of_any_list_touches_its_card_s_edge(tmp_path: Path, language: str) -> None:
+    longest = max(language_words(language), key=len)
+    words = WordSource([longest, *_WORD_TEXT.split()[:24]])
+
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        place = next(coord for coord, word in app.deal.items() if word == longest)
+        view = card(app, str(place))
+        # A blank column at least on each side of the word, inside the card's border.
+        assert view.content_region.width >= len(longest) + 2, (longest, view.content_region)
+
+    drive(make_app(tmp_path, words=words), scenario)
