@@ -11,10 +11,9 @@ import logging
 import re
 import subprocess
 import sys
-import types
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -33,6 +32,13 @@ from firmware.table.led_key import LedKey
 from firmware.table.led_pattern import LedStyle, key_pattern
 from firmware.virtual.strip import Color, VirtualPixelStrip, open_virtual_strip
 
+from ..pixel_libraries import (
+    FakeNeoPixelSpi,
+    FakeSpiBus,
+    fake_rpi_ws281x,
+    fake_spi_libraries,
+    module,
+)
 from ..rules_helpers import KEY as RED_STARTS
 
 START = GameState.start(RED_STARTS)
@@ -304,17 +310,8 @@ def test_bad_strip_settings_are_refused_by_name(args: tuple[Any, ...], key: str)
     assert caught.value.key == key
 
 
-def module(name: str, **attributes: object) -> types.ModuleType:
-    made = types.ModuleType(name)
-    for attribute, value in attributes.items():
-        setattr(made, attribute, value)
-    return made
-
-
 def test_ws281x_backend_drives_rpi_ws281x(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(
-        sys.modules, "rpi_ws281x", module("rpi_ws281x", PixelStrip=VirtualPixelStrip)
-    )
+    fake_rpi_ws281x(monkeypatch)
     strip = open_strip("ws281x", 29, 200)
     assert isinstance(strip, Ws281xStrip)
     real = strip.pixel_strip
@@ -371,7 +368,7 @@ def test_ws281x_backend_that_cannot_start_says_why_and_the_fix_that_fits(
         def begin(self) -> None:
             raise RuntimeError(WS2811_INIT.format(code, text))
 
-    monkeypatch.setitem(sys.modules, "rpi_ws281x", module("rpi_ws281x", PixelStrip=RefusingStrip))
+    fake_rpi_ws281x(monkeypatch, RefusingStrip)
     device = tmp_path / "spidev0.0"
     if spidev:
         device.touch()
@@ -400,53 +397,9 @@ def test_spi_backend_without_its_library(monkeypatch: pytest.MonkeyPatch) -> Non
         open_strip("spi", 29)
 
 
-class FakeSpiBus:
-    """`busio.SPI` as far as the backend goes."""
-
-    def __init__(self) -> None:
-        self.closed = 0
-
-    def deinit(self) -> None:
-        self.closed += 1
-
-
-class FakeNeoPixelSpi:
-    """`neopixel_spi.NeoPixel_SPI` with `auto_write=False`: a buffer of tuples and `show()`."""
-
-    made: ClassVar[list[FakeNeoPixelSpi]] = []
-
-    def __init__(self, spi: FakeSpiBus, n: int, **options: Any) -> None:
-        self.spi, self.options = spi, options
-        self.buffer: list[tuple[int, int, int]] = [(0, 0, 0)] * n
-        self.shown: list[tuple[int, int, int]] = []
-        self.fault: Exception | None = None
-        FakeNeoPixelSpi.made.append(self)
-
-    def __len__(self) -> int:
-        return len(self.buffer)
-
-    def __setitem__(self, index: int, colour: tuple[int, int, int]) -> None:
-        self.buffer[index] = colour
-
-    def show(self) -> None:
-        if self.fault:
-            raise self.fault
-        self.shown = list(self.buffer)
-
-    def deinit(self) -> None:
-        self.buffer = [(0, 0, 0)] * len(self.buffer)
-        self.show()
-
-
 @pytest.fixture
 def spi_modules(monkeypatch: pytest.MonkeyPatch) -> FakeSpiBus:
-    bus = FakeSpiBus()
-    FakeNeoPixelSpi.made.clear()
-    monkeypatch.setitem(sys.modules, "board", module("board", SPI=lambda: bus))
-    monkeypatch.setitem(
-        sys.modules, "neopixel_spi", module("neopixel_spi", NeoPixel_SPI=FakeNeoPixelSpi, GRB="GRB")
-    )
-    return bus
+    return fake_spi_libraries(monkeypatch)
 
 
 def test_spi_backend_drives_neopixel_spi(
