@@ -129,8 +129,12 @@ class PinMapFileError(PinoutError, OSError):
 class LedBackend(StrEnum):
     """How the firmware puts pixel data on the LED data line."""
 
+    AUTO = "auto"
+    """The default: the backend this Pi's model needs (`firmware.service.pi_model.led_backend_for`:
+    `ws281x` on a Pi 3, 4 or Zero 2 W, `spi` on a Pi 5 and on any model not known)."""
+
     WS281X = "ws281x"
-    """rpi_ws281x in SPI mode on GPIO 10: Pi Zero 2 W, 3 and 4; the default."""
+    """rpi_ws281x in SPI mode on GPIO 10: Pi Zero 2 W, 3 and 4; not the Pi 5."""
 
     SPI = "spi"
     """adafruit-circuitpython-neopixel-spi over spidev on GPIO 10: the Pi 5 (works on all)."""
@@ -186,7 +190,7 @@ class PinMap:
     """7-bit I2C address of the SSD1306."""
 
     led_data: int
-    led_backend: LedBackend = LedBackend.WS281X
+    led_backend: LedBackend = LedBackend.AUTO
 
     def __post_init__(self) -> None:
         _check_counts(self)
@@ -195,10 +199,15 @@ class PinMap:
             _check_pin(use)
         _check_unique(uses)
         if self.led_backend.needs_spi and self.led_data != LED_SPI_DATA:
+            drives = (
+                "either hardware backend, which auto picks, drives"
+                if self.led_backend is LedBackend.AUTO
+                else f"the {self.led_backend.value} backend drives"
+            )
             raise PinMapError(
                 "led.data",
-                f"the {self.led_backend.value} backend drives SPI0 MOSI, so the LED data pin "
-                f"must be GPIO {LED_SPI_DATA}, not {self.led_data}",
+                f"{drives} SPI0 MOSI, so the LED data pin must be GPIO {LED_SPI_DATA}, "
+                f"not {self.led_data}",
             )
         if self.i2c_bus != OLED_I2C_BUS:
             # The driver opens I2C1 and nothing else: another number would be ignored silently.
@@ -334,7 +343,7 @@ def _parse(data: Mapping[str, object]) -> PinMap:
         i2c_bus=_int(oled["bus"], "oled.bus"),
         oled_address=_int(oled["address"], "oled.address"),
         led_data=_int(led["data"], "led.data"),
-        led_backend=_backend(led.get("backend", LedBackend.WS281X.value)),
+        led_backend=_backend(led.get("backend", LedBackend.AUTO.value)),
     )
 
 

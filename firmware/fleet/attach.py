@@ -19,8 +19,10 @@ def reporting(
     table: Table,
     state_dir: Path,
     oled_up: Callable[[], bool] = lambda: True,
+    led_backend: str = "virtual",
 ) -> Iterator[None]:
-    """Report `table` to the fleet's broker inside the `with` (before its loop runs)."""
+    """Report `table` to the fleet's broker inside the `with` (before its loop runs);
+    `led_backend` is what drives its LED key."""
     if fleet is None:
         yield
         return
@@ -31,7 +33,12 @@ def reporting(
     try:
         publisher = FleetPublisher(
             fleet,
-            HealthReading(state_dir, time.monotonic()),
+            HealthReading(
+                state_dir,
+                time.monotonic(),
+                led_backend=led_backend,
+                led_off=None if table.led_fault is None else table.led_fault.value,
+            ),
             oled_up=oled_up,
             not_saving=lambda: table.not_saving,
         )

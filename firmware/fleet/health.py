@@ -1,5 +1,6 @@
 """The table's health as the fleet reports it: what the game loop knows (stuck pads, the OLED,
-saving) and what the system says (free disk, CPU temperature, uptime, version)."""
+saving, the LED key's backend and why its strip did not open) and what the system says (free
+disk, CPU temperature, uptime, version)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ class HealthReading:
     stuck_pads: tuple[str, ...] = ()
     not_saving: str | None = None
     oled_up: bool = True
+    led_backend: str = "virtual"
+    """What drives the LED key: `ws281x`, `spi` or `virtual`."""
+    led_off: str | None = None
+    """Why the LED key's strip did not open (a `LedFault`: `spi-off`, `no-access`…); None when
+    it did."""
     zone: Path = field(default=THERMAL_ZONE)
 
     def fields(self, now: float, events_dropped: int) -> dict[str, Any]:
@@ -55,6 +61,8 @@ class HealthReading:
         return {
             "stuck_pads": list(self.stuck_pads),
             "oled_up": self.oled_up,
+            "led_backend": self.led_backend,
+            "led_off": self.led_off,
             "saving": self.not_saving is None,
             "not_saving": self.not_saving,
             "free_disk_bytes": free_disk(self.state_dir),

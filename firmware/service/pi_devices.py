@@ -3,7 +3,9 @@ the Pi's own OLED and LED key.
 
 `codenames-table run` and `codenames-table selftest` share this. A device that fails to open is
 reported and replaced by its virtual twin, so that the table can still be played (or tested)
-without it: a hardware fault never keeps the table down.
+without it: a hardware fault never keeps the table down. An LED strip that fails to open is also
+kept as a fault (`PiDevices.led_fault`) for the OLED, systemd's status, the fleet and the
+self-test to name.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
-from firmware.drivers.led_strip import LedBackendError, LedStrip, open_strip
+from firmware.drivers.led_strip import LedBackendError, LedFault, LedStrip, open_strip
 from firmware.drivers.oled_group import OledGroup, open_oleds
 from firmware.drivers.pinout import LedBackend
 from firmware.table.config import TableConfig
@@ -39,6 +41,26 @@ class PiDevices:
     oled: OledGroup
     """The OLED, or both when the config has a second."""
     lights: LedKey
+    led_backend: LedBackend
+    """The backend that drives the key, or that failed to."""
+    led_error: LedBackendError | None = None
+    """Why the key's strip did not open, and the fix (the key is then on a virtual strip); None
+    when it did."""
+
+    @property
+    def led_fault(self) -> LedFault | None:
+        """Why the key's strip did not open, in a word; None when it did."""
+        return None if self.led_error is None else self.led_error.fault
+
+    @property
+    def led_status(self) -> str | None:
+        """A short line for systemd's status when the key is off; None when it is on."""
+        if self.led_error is None:
+            return None
+        return (
+            f"LED key off ({self.led_backend.value} backend: {self.led_error.fault.value});"
+            " the journal says why"
+        )
 
     def close(self) -> None:
         """Close every device; idempotent."""
@@ -53,16 +75,25 @@ class PiDevices:
         self.close()
 
 
-def _open_strip(config: TableConfig) -> LedStrip:
-    count = config.led_layout.pixel_count
-    backend = config.pins.led_backend
+def open_key_strip(
+    backend: LedBackend, count: int, *, auto: bool = False
+) -> tuple[LedStrip, LedBackend, LedBackendError | None]:
+    """The key's strip of `count` pixels on `backend` (as `choose_led_backend` gave it), the
+    backend it is on, and the error that left it virtual (None when it opened).
+
+    With `auto`, a board that rpi_ws281x does not know (a Pi 3 or 4 revision newer than the
+    library) gets the `spi` backend instead, which needs no table of boards.
+    """
     if backend is LedBackend.VIRTUAL:
-        return open_virtual_strip(count)
+        return open_virtual_strip(count), backend, None
     try:
-        return open_strip(backend.value, count)
+        return open_strip(backend.value, count), backend, None
     except LedBackendError as error:
-        log.error("LED key not available, going on without it: %s", error)
-        return open_virtual_strip(count)
+        if not (auto and backend is LedBackend.WS281X and error.fault is LedFault.UNSUPPORTED):
+            log.error("LED key off, the game goes on without it: %s", error)
+            return open_virtual_strip(count), backend, error
+        log.warning("LED key: %s; trying the spi backend", error)
+    return open_key_strip(LedBackend.SPI, count)
 
 
 def open_pi_console(
@@ -91,13 +122,23 @@ def open_pi_console(
         return open_console(config, clock, events, pin_factory=twin, i2c=bus)
 
 
-def open_pi_devices(config: TableConfig, clock: Clock, events: queue.Queue[Any]) -> PiDevices:
-    """Open the console (input events go to `events`), the OLED and the LED key."""
+def open_pi_devices(
+    config: TableConfig, clock: Clock, events: queue.Queue[Any], led_backend: LedBackend
+) -> PiDevices:
+    """Open the console (input events go to `events`), the OLED and the LED key on
+    `led_backend` (`choose_led_backend`'s choice for this Pi)."""
     console = open_pi_console(config, clock, events)
     try:
         oled = open_oleds(clock, config.oled)
-        lights = led_key(config, _open_strip(config))
+        strip, backend, error = open_key_strip(
+            led_backend,
+            config.led_layout.pixel_count,
+            auto=config.pins.led_backend is LedBackend.AUTO,
+        )
+        lights = led_key(config, strip)
     except BaseException:
         console.close()
         raise
-    return PiDevices(console=console, oled=oled, lights=lights)
+    return PiDevices(
+        console=console, oled=oled, lights=lights, led_backend=backend, led_error=error
+    )

@@ -1,9 +1,11 @@
 """`codenames-table run`: the table on the Raspberry Pi's own hardware.
 
 GPIO through gpiozero's default pin factory (lgpio on current Raspberry Pi OS), the OLED through
-Blinka's I2C, the LED key through the backend the pin map names. Elsewhere it exits 2 and points
-to `codenames-table sim`. A device that fails to start is reported and replaced by its virtual
-twin, so that the game can still be played: a hardware fault never keeps the table down.
+Blinka's I2C, the LED key through the backend the pin map names, `auto` (the default) choosing it
+from the Pi's model (`firmware.service.pi_model`). Elsewhere it exits 2 and points to
+`codenames-table sim`; a backend that cannot drive this Pi (`ws281x` on a Pi 5) exits 2 too. A
+device that fails to start is reported and replaced by its virtual twin, so that the game can
+still be played: a hardware fault never keeps the table down.
 
 Under systemd (`systemd/codenames-table.service`, `Type=notify`) it sends `READY=1` once the
 hardware is open and the saved game resumed, feeds the watchdog from the game loop itself, so
@@ -23,10 +25,17 @@ from pathlib import Path
 
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
+from firmware.drivers.pinout import LedBackend
 from firmware.errors import UsageError
 from firmware.fleet.attach import reporting
 from firmware.service.pi_devices import open_pi_devices
-from firmware.service.pi_model import PI_MODEL_FILE, is_raspberry_pi
+from firmware.service.pi_model import (
+    PI_MODEL_FILE,
+    LedBackendMismatchError,
+    choose_led_backend,
+    is_raspberry_pi,
+    read_model,
+)
 from firmware.service.sd_notify import SystemdNotifier
 from firmware.service.serve import install_stop_handlers, serve
 from firmware.service.state_dir import StateDirError, check_enterable, check_service_state_dir
@@ -42,8 +51,9 @@ log = logging.getLogger("firmware.run")
 def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int:
     """Run the `run` subcommand; returns the exit code, raises `UsageError` before any hardware
     is opened. With `--check-config`, only check the config as `run` would (the state
-    directory's rule included), anywhere, opening no hardware and touching no saved game: exit 0
-    with a one-line summary, or 2 with the error."""
+    directory's rule and the LED backend for this machine's model included), anywhere, opening
+    no hardware and touching no saved game: exit 0 with a one-line summary, or 2 with the
+    error."""
     check_only = bool(getattr(args, "check_config", False))
     # `--virtual [SCRIPT]`: "" without a script, None on the Pi's own hardware.
     virtual: str | None = getattr(args, "virtual", None)
@@ -53,11 +63,15 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
             "on a desktop, try `codenames-table sim --headless --script FILE`"
         )
     path = args.config or installed_config()
+    model = read_model(model_file)
     try:
         config = load_config(path)
+        led_backend = choose_led_backend(config.pins.led_backend, model)
         state_dir = _service_state_dir(args.state_dir, config, path)
         if not check_only:
             check_enterable(state_dir)
+    except LedBackendMismatchError as error:
+        raise UsageError(f"{path or 'default'}: pins.led.backend: {error}") from error
     except (ConfigError, StateDirError) as error:
         raise UsageError(str(error)) from error
     if check_only:
@@ -65,7 +79,8 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         print(
             f"codenames-table run: config OK: {path or 'no config file, every default'}; "
             f"state_dir {state_dir}, language {args.lang or settings.language}, "
-            f"mode {settings.mode.value}"
+            f"mode {settings.mode.value}, "
+            f"LED backend {_backend_line(config.pins.led_backend, led_backend, model)}"
         )
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -73,8 +88,15 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         from firmware.service.virtual_service import run_virtual
 
         return run_virtual(config, state_dir, args.lang, Path(virtual) if virtual else None)
-    _serve(config, state_dir, args.lang)
+    _serve(config, state_dir, args.lang, led_backend)
     return 0
+
+
+def _backend_line(configured: LedBackend, chosen: LedBackend, model: str | None) -> str:
+    """The LED backend as `--check-config` names it: `spi (auto on Raspberry Pi 5 …)`."""
+    if configured is not LedBackend.AUTO:
+        return chosen.value
+    return f"{chosen.value} (auto on {model or 'a machine that is not a Raspberry Pi'})"
 
 
 def _service_state_dir(option: Path | None, config: TableConfig, path: Path | None) -> Path:
@@ -87,7 +109,9 @@ def _service_state_dir(option: Path | None, config: TableConfig, path: Path | No
         raise StateDirError(f"{where}: {error}") from None
 
 
-def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
+def _serve(
+    config: TableConfig, state_dir: Path, language: str | None, led_backend: LedBackend
+) -> None:
     # Every way out of here, a return on SIGTERM or an exception from any step, leaves through
     # the `with` that closes the devices, and so drives the buzzer low (`Console.close`).
     stop = threading.Event()
@@ -98,7 +122,7 @@ def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
     with (
         notifier,
         SystemClock() as clock,
-        open_pi_devices(config, clock, events) as devices,
+        open_pi_devices(config, clock, events, led_backend) as devices,
         DisplayWorker(devices.oled) as display,
         GameStore(state_dir) as store,
     ):
@@ -115,9 +139,17 @@ def _serve(config: TableConfig, state_dir: Path, language: str | None) -> None:
             events=events,
             rng=secrets.SystemRandom(),
             language=language,
+            led_fault=devices.led_fault,
         )
         log.info("table ready")
         # The scanner has no thread of its own: it runs on the clock's (see
         # firmware.drivers.liveness).
-        with reporting(config.fleet, table, state_dir, lambda: devices.oled.is_up):
-            serve(table, stop, notifier, Liveness([clock.progress, display.progress]))
+        with reporting(
+            config.fleet,
+            table,
+            state_dir,
+            lambda: devices.oled.is_up,
+            led_backend=devices.led_backend.value,
+        ):
+            problems = () if devices.led_status is None else (devices.led_status,)
+            serve(table, stop, notifier, Liveness([clock.progress, display.progress]), problems)

@@ -1,7 +1,8 @@
 """`codenames-table selftest`: staff check the table's hardware, guided by the OLED.
 
 Each LED lights red, then green, then blue, one after the other (a wrong order or a swapped
-colour channel shows at once); the OLED shows a test pattern; then the OLED asks for each of the
+colour channel shows at once), or, when the strip did not open, the OLED says so and the test
+fails; the OLED shows a test pattern; then the OLED asks for each of the
 30 matrix switches and for the encoder in turn. The report names missing switches (no press in
 time), stuck ones (closed before they were asked for, or held past the stuck limit), ghosting
 (another switch closing with the one asked for: a short or a failed diode) and a reversed
@@ -40,6 +41,7 @@ from firmware.drivers.events import (
 )
 from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.led_layout import CELLS, EDGES
+from firmware.drivers.led_strip import LedBackendError
 from firmware.drivers.matrix import MatrixSwitch, switch_position
 from firmware.drivers.matrix_wires import settle_for_pull_up
 from firmware.table import messages as m
@@ -80,19 +82,21 @@ class Report:
     stuck: list[str] = field(default_factory=list)
     ghosting: list[str] = field(default_factory=list)
     encoder: list[str] = field(default_factory=list)
+    leds: list[str] = field(default_factory=list)
+    """Why the LED key is off: its strip did not open."""
     notes: list[str] = field(default_factory=list)
     """What may explain the faults; not faults themselves."""
 
     @property
     def ok(self) -> bool:
         """True when nothing is wrong."""
-        return not (self.missing or self.stuck or self.ghosting or self.encoder)
+        return not (self.missing or self.stuck or self.ghosting or self.encoder or self.leds)
 
     def lines(self) -> list[str]:
         """The report for people."""
         if self.ok:
             return ["all 30 switches and the encoder work"]
-        found = []
+        found = [f"LED key off: {problem}" for problem in self.leds]
         if self.missing:
             found.append(f"missing (no press seen): {', '.join(self.missing)}")
         if self.stuck:
@@ -165,8 +169,12 @@ class SelfTest:
         wait_s: float = 10.0,
         stuck_after_s: float = 10.0,
         column_pullup_ohms: float | None = None,
+        *,
+        led_error: LedBackendError | None = None,
     ) -> None:
         self._rig = rig
+        self._led_error = led_error
+        """Why the LED strip did not open (the rig's LEDs are then a virtual strip)."""
         self._column_pullup_ohms = column_pullup_ohms
         """The matrix's `input.column_pullup_ohms`, named when ghosts look like too short a
         settle time; None on a table without the matrix (touch pads have no settle time)."""
@@ -204,6 +212,12 @@ class SelfTest:
         self._rig.show_oled(render_screen(OledScreen(title=_(m.SELF_TEST), lines=lines)))
 
     def _leds(self) -> None:
+        if self._led_error is not None:
+            # Nothing to look at: the OLED says why instead, while it would have chased.
+            self._say(self._catalog.gettext(m.LED_OFF[self._led_error.fault]))
+            self.report.leds.append(str(self._led_error))
+            self._rig.pause(PATTERN_S)
+            return
         self._say(self._catalog.gettext(m.LED_CHECK))
         lights = CELLS + EDGES
         for step in range(3 * lights):

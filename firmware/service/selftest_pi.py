@@ -14,7 +14,13 @@ from firmware.drivers.events import InputEvent
 from firmware.drivers.touch_pads import TouchChip, open_chip, switch_name
 from firmware.errors import UsageError
 from firmware.service.pi_devices import open_pi_devices
-from firmware.service.pi_model import is_raspberry_pi
+from firmware.service.pi_model import (
+    PI_MODEL_FILE,
+    LedBackendMismatchError,
+    choose_led_backend,
+    is_raspberry_pi,
+    read_model,
+)
 from firmware.service.selftest import QueueRig, SelfTest
 from firmware.service.selftest_calibrate import measure, report_lines, write_thresholds
 from firmware.table.config import (
@@ -30,21 +36,26 @@ EXIT_FAULT = 1
 """Exit code when the self-test found a fault."""
 
 
-def run_selftest(args: argparse.Namespace) -> int:
-    """Run the `selftest` subcommand: 0 when everything works, 1 on a fault; raises `UsageError`
-    away from a Pi and on a bad config, before any device is opened."""
-    if not is_raspberry_pi():
+def run_selftest(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int:
+    """Run the `selftest` subcommand: 0 when everything works, 1 on a fault (an LED strip that
+    does not open is one); raises `UsageError` away from a Pi and on a bad config (a backend
+    that cannot drive this Pi's LEDs included), before any device is opened."""
+    if not is_raspberry_pi(model_file):
         raise UsageError(
             "this is not a Raspberry Pi; the self-test checks the table's own hardware"
         )
+    path = args.config or installed_config()
     try:
-        config = load_config(args.config or installed_config())
+        config = load_config(path)
+        led_backend = choose_led_backend(config.pins.led_backend, read_model(model_file))
+    except LedBackendMismatchError as error:
+        raise UsageError(f"{path or 'default'}: pins.led.backend: {error}") from error
     except ConfigError as error:
         raise UsageError(str(error)) from error
     if getattr(args, "calibrate", False):
         return _calibrate(args.config or installed_config() or DEFAULT_PATH, config.inputs)
     events: queue.Queue[InputEvent] = queue.Queue()
-    with SystemClock() as clock, open_pi_devices(config, clock, events) as devices:
+    with SystemClock() as clock, open_pi_devices(config, clock, events, led_backend) as devices:
         rig = QueueRig(events, devices.lights.show, devices.oled.show, time.sleep)
         catalog = translations(config.settings.language)
         matrix = config.inputs.backend == "matrix"
@@ -54,6 +65,7 @@ def run_selftest(args: argparse.Namespace) -> int:
             wait_s=args.wait,
             stuck_after_s=config.inputs.stuck_after_s,
             column_pullup_ohms=config.inputs.column_pullup_ohms if matrix else None,
+            led_error=devices.led_error,
         )
         report = test.run(on_prompt=lambda name: print(f"now: {name}", flush=True))
     for line in report.lines():

@@ -1,8 +1,9 @@
 """The game loop as a systemd notify service, whatever the devices: the Pi's own (`run`) or the
 virtual ones (`run --virtual`).
 
-`READY=1` once the table is built, `WATCHDOG=1` from the game loop itself, and only while the
-threads that `firmware.drivers.liveness` watches are alive, and `STOPPING=1` at once on SIGTERM.
+`READY=1` once the table is built, its `STATUS=` naming any device that did not open (what
+`systemctl status` shows), `WATCHDOG=1` from the game loop itself, and only while the threads
+that `firmware.drivers.liveness` watches are alive, and `STOPPING=1` at once on SIGTERM.
 """
 
 from __future__ import annotations
@@ -33,13 +34,16 @@ def serve(
     stop: threading.Event,
     notifier: SystemdNotifier,
     liveness: Liveness | None = None,
+    problems: tuple[str, ...] = (),
 ) -> None:
     """Run `table`'s game loop on this thread until `stop` is set, as a systemd notify service:
     `READY=1` first (the table is built, so the hardware is up and the game resumed), then
     `WATCHDOG=1` from the loop itself, never from a side thread that would outlive a hung loop,
-    and only while every thread that `liveness` watches is alive and not stuck."""
+    and only while every thread that `liveness` watches is alive and not stuck. `problems`
+    (a device that did not open) follow the status line, for `systemctl status`."""
     beat_s = heartbeat_interval(notifier.watchdog_interval)
     fault = (lambda: None) if liveness is None else liveness.fault
-    notifier.ready(f"playing; actions in the current game: {len(table.game.applied)}")
+    status = f"playing; actions in the current game: {len(table.game.applied)}"
+    notifier.ready("; ".join((status, *problems)))
     feeder = WatchdogFeeder(notifier, beat_s, fault=fault)
     table.run_forever(stop, heartbeat=feeder, heartbeat_s=beat_s)

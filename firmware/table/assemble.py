@@ -14,6 +14,7 @@ from collections.abc import Callable
 from board_rules.codenames import Key, Mode
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
+from firmware.drivers.led_strip import LedFault
 from firmware.table.config import TableConfig
 from firmware.table.game_loop import ScreenOutput, Table, TableEvent, TimingSettings
 from firmware.table.key_feedback import KeyLights
@@ -34,9 +35,11 @@ def build_table(
     first_key: Key | None = None,
     first_mode: Mode | None = None,
     language: str | None = None,
+    led_fault: LedFault | None = None,
 ) -> Table:
     """The game loop of a table whose `console` reports to `events`, with the config's settings
-    and sleep time; the console's buzzer beeps when one is fitted."""
+    and sleep time; the console's buzzer beeps when one is fitted. `led_fault`: why the key's
+    strip did not open (the OLED then says so)."""
     return Table(
         clock=clock,
         store=store,
@@ -51,4 +54,5 @@ def build_table(
         first_mode=first_mode,
         language=language,
         events=events,
+        led_fault=led_fault,
     )

@@ -46,6 +46,7 @@ from board_rules.codenames import (
 )
 from firmware.drivers.clock import Clock
 from firmware.drivers.events import InputEvent, TouchChipFault
+from firmware.drivers.led_strip import LedFault
 from firmware.table import controls
 from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
@@ -130,8 +131,10 @@ class Table:
         first_mode: Mode | None = None,
         language: str | None = None,
         events: queue.Queue[TableEvent] | None = None,
+        led_fault: LedFault | None = None,
     ) -> None:
         self._clock = clock
+        self._led_fault = led_fault
         self._wall_clock = wall_clock
         self._store = store
         self._key = KeyFeedback(lights, self._schedule)
@@ -271,6 +274,11 @@ class Table:
     def control_mode(self) -> ControlMode:
         """What the controls do now: play, the staff menu, the pad test or the last actions."""
         return self._mode
+
+    @property
+    def led_fault(self) -> LedFault | None:
+        """Why the LED key's strip did not open, when it did not: the key is dark."""
+        return self._led_fault
 
     @property
     def asleep(self) -> bool:
@@ -505,6 +513,7 @@ class Table:
             timer_seconds=self._timer.seconds_left(now),
             not_saving=self._saver.fault,
             input_fault=bool(self._silent_chips),
+            led_fault=self._led_fault,
             match=self._match.score(self.state),
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,

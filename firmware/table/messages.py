@@ -36,6 +36,7 @@ from firmware.drivers.events import (
     PadPressed,
     PadStuck,
 )
+from firmware.drivers.led_strip import LedFault
 from firmware.table.i18n import N_
 from firmware.table.store_faults import SaveFault
 
@@ -76,6 +77,16 @@ NOT_SAVING = {
     SaveFault.IO_ERROR: N_("Not saving: I/O error"),
 }
 """The footer while actions cannot be written, with the reason (the journal has the detail)."""
+
+LED_OFF = {
+    LedFault.UNSUPPORTED: N_("LED key off: unknown Pi"),
+    LedFault.SPI_OFF: N_("LED key off: SPI off"),
+    LedFault.NO_ACCESS: N_("LED key off: no access"),
+    LedFault.NOT_INSTALLED: N_("LED key off: no driver"),
+    LedFault.FAILED: N_("LED key off: error"),
+}
+"""The footer while the LED key's strip is not open, with the reason (the journal has the
+detail and the fix)."""
 
 TOUCH_FAULT = N_("Touch pads: no answer")
 """The footer while a touch chip of the capacitive table does not answer (the journal names it)."""

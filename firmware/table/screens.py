@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from gettext import GNUTranslations
 
 from board_rules.codenames import ClueNumber, EndReason, GameState, Mode, Phase, Team
+from firmware.drivers.led_strip import LedFault
 from firmware.table import messages as m
 from firmware.table.store_faults import SaveFault
 
@@ -83,6 +84,8 @@ class TableView:
     """Why actions are not being written, while they are not."""
     input_fault: bool = False
     """A touch chip does not answer: some pads cannot be touched until it does."""
+    led_fault: LedFault | None = None
+    """Why the LED key's strip did not open, when it did not: the key is dark."""
     match: tuple[int, int] | None = None
     """Games won (red, blue) in the match under way, shown once a game is over."""
     menu: MenuView | None = None
@@ -107,6 +110,8 @@ def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
         footer = m.match_line(catalog, *view.match)
     if view.not_saving is not None:
         footer = _(m.NOT_SAVING[view.not_saving])
+    if view.led_fault is not None:
+        footer = _(m.LED_OFF[view.led_fault])
     if view.input_fault:
         footer = _(m.TOUCH_FAULT)
     title, lines, big = _phase_body(state, view.selector, catalog)

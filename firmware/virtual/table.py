@@ -25,7 +25,7 @@ from gpiozero.pins.mock import MockFactory
 from board_rules.codenames import Coord, Key, Mode
 from firmware.drivers.clock import Clock, VirtualClock
 from firmware.drivers.events import ConsoleButton
-from firmware.drivers.led_strip import Ws281xStrip
+from firmware.drivers.led_strip import LedFault, Ws281xStrip
 from firmware.drivers.matrix_wires import busy_wait, column_pull_up_ohms
 from firmware.drivers.oled_group import open_oleds
 from firmware.errors import FirmwareError
@@ -73,7 +73,8 @@ class VirtualTable:
     the caller's thread. As on the Pi instead: pass a `SystemClock` as `clock` (the caller
     closes it after the table), `threaded_display=True`, a `bus` paced with `time.sleep`, and
     call `start_loop`. `strip` replaces the virtual LED strip, for one that also notes when it
-    shows (benchmarks).
+    shows (benchmarks). `led_fault` plays a table whose real strip did not open, for that
+    reason: the game goes on, on the virtual strip, and the table shows why the key is off.
     """
 
     def __init__(
@@ -90,6 +91,7 @@ class VirtualTable:
         threaded_display: bool = False,
         bus: VirtualI2C | None = None,
         strip: Ws281xStrip[VirtualPixelStrip] | None = None,
+        led_fault: LedFault | None = None,
     ) -> None:
         self.config = config
         self.clock: Clock = VirtualClock() if clock is None else clock
@@ -160,6 +162,7 @@ class VirtualTable:
             first_key=first_key,
             first_mode=first_mode,
             language=language,
+            led_fault=led_fault,
         )
         # Past the debounce time, with a scan period to spare.
         self.settle_s = max(SETTLE_S, config.inputs.debounce_ms / 1000 + 0.01)

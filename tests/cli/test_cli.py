@@ -74,7 +74,7 @@ def test_check_config_passes_a_good_config_in_one_line_without_a_pi(
     assert (code, err) == (0, [])
     assert out == [
         f"codenames-table run: config OK: {config}; state_dir /srv/table, language it, "
-        "mode standard"
+        "mode standard, LED backend virtual (auto on a machine that is not a Raspberry Pi)"
     ]
     assert not Path("/srv/table").exists()  # checked, not created
 

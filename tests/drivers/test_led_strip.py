@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import inspect
 import logging
+import re
 import subprocess
 import sys
-import types
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -21,6 +22,7 @@ from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, parse_acti
 from firmware.drivers.led_layout import LedConfigError, LedLayout
 from firmware.drivers.led_strip import (
     LedBackendError,
+    LedFault,
     NeoPixelSpiStrip,
     Ws281xStrip,
     open_pixel_strip,
@@ -30,6 +32,13 @@ from firmware.table.led_key import LedKey
 from firmware.table.led_pattern import LedStyle, key_pattern
 from firmware.virtual.strip import Color, VirtualPixelStrip, open_virtual_strip
 
+from ..pixel_libraries import (
+    FakeNeoPixelSpi,
+    FakeSpiBus,
+    fake_rpi_ws281x,
+    fake_spi_libraries,
+    module,
+)
 from ..rules_helpers import KEY as RED_STARTS
 
 START = GameState.start(RED_STARTS)
@@ -301,17 +310,8 @@ def test_bad_strip_settings_are_refused_by_name(args: tuple[Any, ...], key: str)
     assert caught.value.key == key
 
 
-def module(name: str, **attributes: object) -> types.ModuleType:
-    made = types.ModuleType(name)
-    for attribute, value in attributes.items():
-        setattr(made, attribute, value)
-    return made
-
-
 def test_ws281x_backend_drives_rpi_ws281x(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(
-        sys.modules, "rpi_ws281x", module("rpi_ws281x", PixelStrip=VirtualPixelStrip)
-    )
+    fake_rpi_ws281x(monkeypatch)
     strip = open_strip("ws281x", 29, 200)
     assert isinstance(strip, Ws281xStrip)
     real = strip.pixel_strip
@@ -320,14 +320,65 @@ def test_ws281x_backend_drives_rpi_ws281x(monkeypatch: pytest.MonkeyPatch) -> No
     assert real.getPixelColor(0) == Color(*RED)
 
 
-def test_ws281x_backend_that_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+WS2811_INIT = "ws2811_init failed with code {} ({})"
+"""rpi_ws281x's `PixelStrip.begin()` error, with ws2811.h's return code and its text."""
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "spidev", "fault", "hint"),
+    [
+        # On a Pi 5, or a board newer than the library's table of revisions.
+        (
+            -3,
+            "Hardware revision is not supported",
+            True,
+            LedFault.UNSUPPORTED,
+            r'does not know this board .*: set \[pins\.led\] backend = "auto" or "spi"$',
+        ),
+        # SPI off: no /dev/spidev0.0 to open.
+        (
+            -13,
+            "Unable to initialize SPI",
+            False,
+            LedFault.SPI_OFF,
+            r"there is no .*spidev0\.0: enable SPI: dtparam=spi=on in /boot/firmware/config\.txt",
+        ),
+        # The node is there: this user may not open it (or /dev/gpiomem).
+        (
+            -13,
+            "Unable to initialize SPI",
+            True,
+            LedFault.NO_ACCESS,
+            r"may this user open .*spidev0\.0 \(group spi\) and /dev/gpiomem \(group gpio\)\?$",
+        ),
+        (-11, "Selected GPIO not possible", True, LedFault.FAILED, r'backend = "spi"$'),
+    ],
+)
+def test_ws281x_backend_that_cannot_start_says_why_and_the_fix_that_fits(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    *,
+    code: int,
+    text: str,
+    spidev: bool,
+    fault: LedFault,
+    hint: str,
+) -> None:
     class RefusingStrip(VirtualPixelStrip):
         def begin(self) -> None:
-            raise RuntimeError("ws2811_init failed with code -13 (Unable to initialize SPI)")
+            raise RuntimeError(WS2811_INIT.format(code, text))
 
-    monkeypatch.setitem(sys.modules, "rpi_ws281x", module("rpi_ws281x", PixelStrip=RefusingStrip))
-    with pytest.raises(LedBackendError, match=r"ws281x.*code -13.*SPI enabled"):
-        open_strip("ws281x", 29)
+    fake_rpi_ws281x(monkeypatch, RefusingStrip)
+    device = tmp_path / "spidev0.0"
+    if spidev:
+        device.touch()
+    with pytest.raises(LedBackendError) as caught:
+        open_strip("ws281x", 29, spi_device=device)
+    assert caught.value.fault is fault
+    message = str(caught.value)
+    assert message.startswith("the ws281x LED backend cannot start on GPIO 10: ws2811_init")
+    assert re.search(hint, message), message
+    assert "\n" not in message
 
 
 def test_ws281x_backend_without_its_library(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -346,53 +397,9 @@ def test_spi_backend_without_its_library(monkeypatch: pytest.MonkeyPatch) -> Non
         open_strip("spi", 29)
 
 
-class FakeSpiBus:
-    """`busio.SPI` as far as the backend goes."""
-
-    def __init__(self) -> None:
-        self.closed = 0
-
-    def deinit(self) -> None:
-        self.closed += 1
-
-
-class FakeNeoPixelSpi:
-    """`neopixel_spi.NeoPixel_SPI` with `auto_write=False`: a buffer of tuples and `show()`."""
-
-    made: ClassVar[list[FakeNeoPixelSpi]] = []
-
-    def __init__(self, spi: FakeSpiBus, n: int, **options: Any) -> None:
-        self.spi, self.options = spi, options
-        self.buffer: list[tuple[int, int, int]] = [(0, 0, 0)] * n
-        self.shown: list[tuple[int, int, int]] = []
-        self.fault: Exception | None = None
-        FakeNeoPixelSpi.made.append(self)
-
-    def __len__(self) -> int:
-        return len(self.buffer)
-
-    def __setitem__(self, index: int, colour: tuple[int, int, int]) -> None:
-        self.buffer[index] = colour
-
-    def show(self) -> None:
-        if self.fault:
-            raise self.fault
-        self.shown = list(self.buffer)
-
-    def deinit(self) -> None:
-        self.buffer = [(0, 0, 0)] * len(self.buffer)
-        self.show()
-
-
 @pytest.fixture
 def spi_modules(monkeypatch: pytest.MonkeyPatch) -> FakeSpiBus:
-    bus = FakeSpiBus()
-    FakeNeoPixelSpi.made.clear()
-    monkeypatch.setitem(sys.modules, "board", module("board", SPI=lambda: bus))
-    monkeypatch.setitem(
-        sys.modules, "neopixel_spi", module("neopixel_spi", NeoPixel_SPI=FakeNeoPixelSpi, GRB="GRB")
-    )
-    return bus
+    return fake_spi_libraries(monkeypatch)
 
 
 def test_spi_backend_drives_neopixel_spi(
@@ -414,6 +421,57 @@ def test_spi_backend_drives_neopixel_spi(
     key.close()
     assert pixels.shown == [(0, 0, 0)] * 29
     assert spi_modules.closed == 1
+
+
+@pytest.mark.parametrize(
+    ("failure", "fault", "hint"),
+    [
+        # Adafruit_PureIO opens /dev/spidev0.0 in board.SPI(): absent without SPI enabled.
+        (
+            FileNotFoundError(2, "No such file or directory", "/dev/spidev0.0"),
+            LedFault.SPI_OFF,
+            r"enable SPI: dtparam=spi=on in /boot/firmware/config\.txt, then reboot$",
+        ),
+        (
+            PermissionError(13, "Permission denied", "/dev/spidev0.0"),
+            LedFault.NO_ACCESS,
+            r"may not open the SPI bus: .*Permission denied.*add this user to the spi group",
+        ),
+        (ValueError("No Hardware SPI on (SCLK, MOSI, MISO)"), LedFault.FAILED, r"No Hardware SPI"),
+    ],
+)
+def test_spi_backend_whose_bus_does_not_open_says_why_and_the_fix_that_fits(
+    monkeypatch: pytest.MonkeyPatch,
+    spi_modules: FakeSpiBus,
+    failure: Exception,
+    fault: LedFault,
+    hint: str,
+) -> None:
+    def refusing_bus() -> FakeSpiBus:
+        raise failure
+
+    monkeypatch.setitem(sys.modules, "board", module("board", SPI=refusing_bus))
+    with pytest.raises(LedBackendError) as caught:
+        open_strip("spi", 29)
+    assert caught.value.fault is fault
+    assert re.search(hint, str(caught.value)), str(caught.value)
+    assert not FakeNeoPixelSpi.made
+
+
+def test_spi_backend_on_a_board_blinka_does_not_know(
+    monkeypatch: pytest.MonkeyPatch, spi_modules: FakeSpiBus, tmp_path: Path
+) -> None:
+    # Blinka's `board` raises NotImplementedError on import for a board it does not detect.
+    (tmp_path / "board.py").write_text(
+        "raise NotImplementedError('Board not supported Raspberry Pi 9')\n", encoding="utf-8"
+    )
+    monkeypatch.delitem(sys.modules, "board")
+    monkeypatch.syspath_prepend(tmp_path)
+    with pytest.raises(
+        LedBackendError, match=r"Board not supported Raspberry Pi 9.*Blinka"
+    ) as caught:
+        open_strip("spi", 29)
+    assert caught.value.fault is LedFault.UNSUPPORTED
 
 
 def test_hardware_libraries_are_imported_only_when_their_backend_opens() -> None:

@@ -54,7 +54,7 @@ def test_default_map_has_the_documented_pins() -> None:
     assert pins.buzzer == 12
     assert (pins.i2c_bus, pins.oled_address) == (1, 0x3C)
     assert pins.led_data == 10
-    assert pins.led_backend is LedBackend.WS281X
+    assert pins.led_backend is LedBackend.AUTO
 
 
 def test_packaged_default_is_the_hardware_file() -> None:
@@ -125,10 +125,10 @@ def test_map_without_buzzer_section_has_no_buzzer() -> None:
     assert "Buzzer" not in {use.label for use in pins.uses()}
 
 
-def test_led_backend_defaults_to_ws281x_and_accepts_spi_and_virtual() -> None:
+def test_led_backend_defaults_to_auto_and_accepts_ws281x_spi_and_virtual() -> None:
     table = default_table()
     del table["led"]["backend"]
-    assert parse_pin_map(table, "test").led_backend is LedBackend.WS281X
+    assert parse_pin_map(table, "test").led_backend is LedBackend.AUTO
     for backend in LedBackend:
         table["led"]["backend"] = backend.value
         assert parse_pin_map(table, "test").led_backend is backend
@@ -221,7 +221,8 @@ BAD_MAPS = {
     "LED data off MOSI": (
         _set("led", "data", 18),
         "led.data",
-        "the ws281x backend drives SPI0 MOSI, so the LED data pin must be GPIO 10, not 18",
+        "either hardware backend, which auto picks, drives SPI0 MOSI, so the LED data pin must"
+        " be GPIO 10, not 18",
     ),
     "LED data on MISO": (_set("led", "data", 9), "led.data", "(SPI0 MISO"),
     "unknown backend": (_set("led", "backend", "pwm"), "led.backend", 'unknown backend "pwm"'),

@@ -8,7 +8,10 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from board_rules.codenames import ALL_COORDS, Key, Phase
+from firmware.drivers.led_strip import LedFault
 from firmware.fleet.attach import reporting
 from firmware.fleet.health import HealthReading
 from firmware.fleet.messages import SCHEMA, public_game
@@ -149,3 +152,27 @@ def test_health_says_when_the_table_stops_and_starts_saving_without_an_action(
         assert vt.table.saving
         assert listener.wait_for(lambda _: listener.latest(topic)["saving"] is True)
         assert not listener.on(f"codenames/{TABLE}/events")
+
+
+@pytest.mark.parametrize(
+    ("backend", "fault", "led_off"),
+    [("spi", LedFault.NO_ACCESS, "no-access"), ("ws281x", None, None)],
+)
+def test_health_names_the_led_backend_and_why_the_key_is_off(
+    broker: Mosquitto,
+    listener: Listener,
+    tmp_path: Path,
+    *,
+    backend: str,
+    fault: LedFault | None,
+    led_off: str | None,
+) -> None:
+    fleet = FleetConfig(broker=broker.url, table=TABLE)
+    topic = f"codenames/{TABLE}/health"
+    with (
+        VirtualTable(STILL, tmp_path / "state", rng=random.Random(5), led_fault=fault) as vt,
+        reporting(fleet, vt.table, tmp_path, led_backend=backend),
+    ):
+        assert listener.wait_for(lambda _: listener.latest(topic) is not None)
+        health = listener.latest(topic)
+    assert (health["led_backend"], health["led_off"]) == (backend, led_off)

@@ -14,11 +14,15 @@ from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.matrix_wires import SETTLE_S, column_pull_up_ohms, settle_for_pull_up
 from firmware.drivers.oled import Oled
+from firmware.drivers.pinout import LedBackend
+from firmware.service.pi_devices import open_key_strip
 from firmware.service.selftest import SWITCHES, Report, SelfTest
 from firmware.service.selftest import test_pattern as oled_test_pattern
 from firmware.table.i18n import translations
 from firmware.table.led_key import LedKey
 from firmware.table.messages import switch_name
+from firmware.table.oled_render import render_screen
+from firmware.table.screens import OledScreen
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
@@ -26,6 +30,7 @@ from firmware.virtual.ssd1306 import VirtualSSD1306
 from firmware.virtual.strip import open_virtual_strip
 
 from ..conftest import Cli
+from ..pixel_libraries import fake_spi_libraries
 
 
 class VirtualRig:
@@ -136,9 +141,6 @@ def run(
 
 
 def shows(rig: VirtualRig, *lines: str) -> bool:
-    from firmware.table.oled_render import render_screen
-    from firmware.table.screens import OledScreen
-
     expected = render_screen(OledScreen(title="Self-test", lines=lines)).tobytes()
     return rig.chip.to_image().tobytes() == expected
 
@@ -236,3 +238,31 @@ def test_any_fault_fails_the_report(problem: str) -> None:
     report = Report(**{problem: ["x"]})
     assert not report.ok
     assert any("x" in line for line in report.lines())
+
+
+def test_an_led_strip_that_did_not_open_fails_the_test_in_one_line_and_shows_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_spi_libraries(monkeypatch)
+
+    def no_spi() -> None:
+        raise FileNotFoundError(2, "No such file or directory", "/dev/spidev0.0")
+
+    monkeypatch.setattr("board.SPI", no_spi)
+    _, _, error = open_key_strip(LedBackend.SPI, 29)
+    assert error is not None
+    rig = VirtualRig()
+    try:
+        report = SelfTest(rig, translations("en"), wait_s=3.0, led_error=error).run(
+            on_prompt=operator(rig)
+        )
+    finally:
+        rig.close()
+    assert not report.ok
+    [line] = report.lines()  # the switches and the encoder all work
+    assert line.startswith("LED key off: the spi LED backend cannot open the SPI bus: ")
+    assert line.endswith("dtparam=spi=on in /boot/firmware/config.txt, then reboot")
+    assert rig.lit == set()  # no chase on a strip that is not there
+    off = render_screen(OledScreen(title="Self-test", lines=("LED key off: SPI off",)))
+    assert off.tobytes() in rig.images
+    assert shows(rig, "Faults found", "Details in the terminal")
