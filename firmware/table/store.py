@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from board_rules.codenames import Action, Game, Key, Mode, parse_action
+from board_rules.codenames import Action, Game, IllegalActionError, Key, Mode, parse_action
 from firmware.errors import FirmwareError
 from firmware.table.store_faults import SaveFault, fault_of, is_corruption
 from firmware.table.store_open import MATCHES_VERSION, open_for_writing, open_read_only
@@ -278,6 +278,24 @@ class GameStore:
             return None
         rows = self._read("SELECT id FROM games WHERE id < ? ORDER BY id DESC LIMIT 1", (game_id,))
         return self.game(int(rows[0][0])) if rows else None
+
+    def undo_reaches(self, game_id: int) -> bool:
+        """Whether the table's UNDO can still bring `game_id` back into play: the latest game
+        (UNDO takes back its last action, even the one that finished it), and the game before
+        it while no action stands in the latest (UNDO takes back the NEW that dealt it). A latest
+        game that cannot be read or replayed counts as one with nothing standing: the key stays
+        secret."""
+        if not self._schema:
+            return False
+        latest = [row[0] for row in self._read("SELECT id FROM games ORDER BY id DESC LIMIT 2")]
+        if game_id not in latest:
+            return False
+        if game_id == latest[0]:
+            return True
+        try:
+            return not self.game(latest[0]).replay().standing
+        except (UnreadableGameError, IllegalActionError):
+            return True
 
     def discard_game(self, game_id: int) -> None:
         """Delete a game and its actions in one transaction: a new game taken back by UNDO, so
