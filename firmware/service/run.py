@@ -18,6 +18,7 @@ import argparse
 import logging
 import queue
 import secrets
+import sys
 import threading
 from pathlib import Path
 
@@ -55,11 +56,15 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
     path = args.config or installed_config()
     try:
         config = load_config(path)
+        fleet_warning = _fleet_warning(config, path)
         state_dir = _service_state_dir(args.state_dir, config, path)
         if not check_only:
             check_enterable(state_dir)
     except (ConfigError, StateDirError) as error:
         raise UsageError(str(error)) from error
+    if fleet_warning is not None:
+        # One line, on the terminal of --check-config, in the journal of the service.
+        print(f"codenames-table run: warning: {fleet_warning}", file=sys.stderr)
     if check_only:
         settings = config.settings
         print(
@@ -75,6 +80,21 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         return run_virtual(config, state_dir, args.lang, Path(virtual) if virtual else None)
     _serve(config, state_dir, args.lang)
     return 0
+
+
+def _fleet_warning(config: TableConfig, path: Path | None) -> str | None:
+    """Check `[fleet]`'s broker address as the fleet reads it, so that `--check-config` means
+    what `run` does; the warning to give about it, if any. `ConfigError` naming the key."""
+    if config.fleet is None:
+        return None
+    # Imported here: a table without [fleet] imports nothing of the fleet.
+    from firmware.fleet.broker import BrokerAddress, BrokerError, plain_password_warning
+
+    try:
+        address = BrokerAddress.parse(config.fleet.broker)
+    except BrokerError as error:
+        raise ConfigError(f"{path or 'default'}: fleet.broker: {error}") from error
+    return plain_password_warning(address, config.fleet.password_file)
 
 
 def _service_state_dir(option: Path | None, config: TableConfig, path: Path | None) -> Path:
