@@ -13,9 +13,10 @@ import argparse
 from datetime import datetime
 
 from board_rules.codenames import IllegalActionError
+from board_rules.text import clip
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import SavedGame, StoreError
+from firmware.table.store import LARGEST_ID, SavedGame, StoreError
 
 
 def transcript_text(saved: SavedGame) -> str:
@@ -37,6 +38,8 @@ def transcript_text(saved: SavedGame) -> str:
 def run_export(args: argparse.Namespace) -> int:
     """Run the `export` subcommand; returns the exit code, raises `UsageError`."""
     state_dir = staff_state_dir(args.state_dir, args.config)
+    if not 1 <= args.game_id <= LARGEST_ID:
+        raise UsageError(f"no saved game {clip(str(args.game_id))}: ids are 1 to {LARGEST_ID}")
     store = open_record(state_dir)
     if store is None:
         raise UsageError(f"no saved game {args.game_id}: no saved games in {state_dir}")
