@@ -40,9 +40,15 @@ def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
 def run_cafe_command(args: argparse.Namespace) -> int:
     """Run `cafe`; `UsageError` for a bad address or credential."""
     import os
+    import sys
 
     from firmware.cafe.texts import environment_language
-    from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials
+    from firmware.fleet.broker import (
+        BrokerAddress,
+        BrokerError,
+        Credentials,
+        plain_password_warning,
+    )
 
     language = environment_language(os.environ) if args.lang is None else args.lang
     if language not in LANGUAGES:
@@ -62,6 +68,9 @@ def run_cafe_command(args: argparse.Namespace) -> int:
     elif args.no_terminal:
         raise UsageError("--no-terminal needs --http: there would be nothing to see")
     credentials = Credentials(args.ca_file, args.username, args.password_file)
+    warning = plain_password_warning(address, args.password_file)
+    if warning is not None:
+        print(f"codenames-table cafe: warning: {warning}", file=sys.stderr)
     from firmware.cafe.run import run_cafe
 
     try:

@@ -2,8 +2,9 @@
 back to the state the table holds.
 
 The actions are written as saved, undos included, each with its local time as a comment. The
-key line is written for a finished game; a game still in play keeps its key secret unless
-`--with-key` asks for it (the spymasters' card must not leak to the players).
+key line is written for a finished game that the table's UNDO can no longer bring back; a game
+still in play, or one UNDO would put back in play, keeps its key secret unless `--with-key` asks
+for it (the spymasters' card must not leak to the players).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import argparse
 from datetime import datetime
 
 from board_rules.codenames import IllegalActionError
+from board_rules.text import clip
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import SavedGame, StoreError
+from firmware.table.store import LARGEST_ID, SavedGame, StoreError
 
 
 def transcript_text(saved: SavedGame) -> str:
@@ -36,22 +38,25 @@ def transcript_text(saved: SavedGame) -> str:
 def run_export(args: argparse.Namespace) -> int:
     """Run the `export` subcommand; returns the exit code, raises `UsageError`."""
     state_dir = staff_state_dir(args.state_dir, args.config)
+    if not 1 <= args.game_id <= LARGEST_ID:
+        raise UsageError(f"no saved game {clip(str(args.game_id))}: ids are 1 to {LARGEST_ID}")
     store = open_record(state_dir)
     if store is None:
         raise UsageError(f"no saved game {args.game_id}: no saved games in {state_dir}")
     with store:
         try:
             saved = store.game(args.game_id)
+            comes_back = store.undo_reaches(args.game_id)
         except StoreError as error:
             raise UsageError(f"{error} in {state_dir}") from error
     try:
         over = saved.replay().state.is_over
     except IllegalActionError as error:
         raise UsageError(f"saved game {args.game_id} does not replay: {error}") from error
-    if not over and not args.with_key:
+    if not args.with_key and (not over or comes_back):
+        still = "is still in play" if not over else "can still be put back in play by UNDO"
         raise UsageError(
-            f"game {args.game_id} is still in play: its key is secret; "
-            "--with-key writes it all the same"
+            f"game {args.game_id} {still}: its key is secret; --with-key writes it all the same"
         )
     print(transcript_text(saved), end="")
     return 0

@@ -12,9 +12,10 @@ import json
 from datetime import datetime
 from typing import Any
 
+from board_rules.text import clip
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import GameSummary, StoreError
+from firmware.table.store import LARGEST_ID, GameSummary, StoreError
 
 
 def summary_dict(game: GameSummary) -> dict[str, Any]:
@@ -67,8 +68,8 @@ def format_table(games: list[GameSummary]) -> str:
 
 def run_history(args: argparse.Namespace) -> int:
     """Run the `history` subcommand; returns the exit code, raises `UsageError`."""
-    if args.limit is not None and args.limit < 1:
-        raise UsageError(f"--limit must be 1 or more, not {args.limit}")
+    if args.limit is not None and not 1 <= args.limit <= LARGEST_ID:
+        raise UsageError(f"--limit must be 1 to {LARGEST_ID}, not {clip(str(args.limit))}")
     state_dir = staff_state_dir(args.state_dir, args.config)
     store = open_record(state_dir)
     games: list[GameSummary] = []

@@ -42,7 +42,7 @@ def reporting(
             oled_up=oled_up,
             not_saving=lambda: table.not_saving,
         )
-    except BrokerError as error:  # a port out of range, which the config's pattern lets by
+    except BrokerError as error:  # the address, which the config only checks is a text
         raise UsageError(f"fleet.broker: {error}") from error
     publisher.show(table.state, table.match_score)
     table.observer = publisher

@@ -6,18 +6,44 @@ paho-mqtt is imported only inside `new_client`, so that parsing an address costs
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from board_rules.text import clip
 from firmware.errors import FirmwareError
 from firmware.text_input import TextInputError, read_text
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
-_URL = re.compile(r"(mqtts?)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?")
+_URL = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<place>.*)", re.DOTALL)
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+"""A DNS label (RFC 1035 section 2.3.1, RFC 1123 section 2.1): 1 to 63 letters, digits or
+hyphens, neither first nor last a hyphen."""
+_HOST_LENGTH: Final = 253
+"""The longest host name DNS carries (RFC 1035 section 3.1: 255 octets on the wire)."""
+_LOGIN = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)(?P<login>[^\s'\"]*)@")
+_EXPECTED = "expected mqtt://host:port or mqtts://host:port"
+
+
+def redact(text: str) -> str:
+    """`text` with the password of every URL in it (`scheme://user:password@`) replaced by
+    `***`: what any error line passes through before it is shown or logged."""
+
+    def hide(found: re.Match[str]) -> str:
+        # A login without a colon may be a token: all of it is hidden then.
+        user, colon, _ = found["login"].partition(":")
+        return f"{found['scheme']}{user + ':' if colon else ''}***@"
+
+    return _LOGIN.sub(hide, text)
+
+
+def _shown(url: str) -> str:
+    # An address as an error line quotes it: its password hidden, its length bounded.
+    return repr(clip(redact(url)))
 
 
 class BrokerError(FirmwareError, ValueError):
@@ -34,20 +60,67 @@ class BrokerAddress:
 
     @classmethod
     def parse(cls, url: str) -> BrokerAddress:
-        """`mqtt://host[:1883]` or `mqtts://host[:8883]`; `BrokerError` otherwise."""
+        """`mqtt://host[:1883]` or `mqtts://host[:8883]`, the host a DNS name, an IPv4 address
+        or an IPv6 one in brackets; `BrokerError` otherwise, the one validation of every
+        command (`run`, `run --check-config`, `selftest --fleet`, `cafe`)."""
         match = _URL.fullmatch(url)
-        if match is None:
-            raise BrokerError(f"{url!r}: expected mqtt://host:port or mqtts://host:port")
-        scheme, host, port = match.groups()
-        tls = scheme == "mqtts"
-        number = int(port) if port else (8883 if tls else 1883)
-        if not 0 < number < 65536:
-            raise BrokerError(f"{url!r}: port {number} is not 1-65535")
-        return cls(host.strip("[]"), number, tls)
+        if match is None or match["scheme"] not in ("mqtt", "mqtts"):
+            raise BrokerError(f"{_shown(url)}: {_EXPECTED}")
+        if "@" in url:
+            raise BrokerError(
+                f"{_shown(url)}: a user or password is not read from the address: give "
+                "username and password_file (--username and --password-file to the café)"
+            )
+        tls = match["scheme"] == "mqtts"
+        host, port = _host_and_port(match["place"], url)
+        number = 8883 if tls else 1883
+        if port is not None:
+            number = int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else 0
+            if not 0 < number < 65536:
+                raise BrokerError(f"{_shown(url)}: port {clip(port)} is not 1-65535")
+        return cls(host, number, tls)
 
     def __str__(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{self.port}"
+        return f"{'mqtt' if not self.tls else 'mqtts'}://{host}:{self.port}"
+
+
+def _host_and_port(place: str, url: str) -> tuple[str, str | None]:
+    """The host and the port's text (None when absent) of an address's `host[:port]`."""
+    if place.startswith("["):
+        inside, bracket, rest = place[1:].partition("]")
+        try:
+            host = str(ipaddress.IPv6Address(inside))
+        except ValueError:
+            bracket = ""
+        if not bracket or (rest and not rest.startswith(":")):
+            raise BrokerError(f"{_shown(url)}: [{clip(inside)}] is not an IPv6 address")
+        return host, rest[1:] if rest else None
+    host, colon, port = place.partition(":")
+    if not host:
+        raise BrokerError(f"{_shown(url)}: no host; {_EXPECTED}")
+    labels = host.split(".")
+    if (
+        len(host) > _HOST_LENGTH
+        or not host.isascii()
+        or not all(_LABEL.fullmatch(label) for label in labels)
+    ):
+        raise BrokerError(
+            f"{_shown(url)}: {clip(host)!r} is not a host name: labels of 1 to 63 ASCII "
+            "letters, digits or inner hyphens, joined by single dots (253 characters at most)"
+        )
+    return host, port if colon else None
+
+
+def plain_password_warning(address: BrokerAddress, password_file: Path | None) -> str | None:
+    """One line when a password would cross the network unencrypted (plain `mqtt://`), else
+    None."""
+    if address.tls or password_file is None:
+        return None
+    return (
+        f"the broker {address} is plain mqtt://: the password travels unencrypted; "
+        "use mqtts:// with a CA file"
+    )
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from board_rules.codenames import GameState
 from firmware.drivers.events import InputEvent, PadReleased, PadStuck
-from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials, new_client
+from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials, new_client, redact
 from firmware.fleet.health import HealthReading
 from firmware.fleet.messages import encode, envelope, public_game, topic
 from firmware.table.config import FleetConfig
@@ -60,8 +60,9 @@ def open_connection(client: mqtt.Client, fleet: FleetConfig, address: BrokerAddr
     except ssl.SSLCertVerificationError as error:
         trusted = f"CA file {fleet.ca_file}" if fleet.ca_file else "the system's CAs"
         return f"the broker {address} is not trusted: {error.verify_message} ({trusted})"
-    except (OSError, BrokerError) as error:
-        return f"cannot reach the broker {address}: {error}"
+    except (OSError, ValueError) as error:
+        # ValueError: a host the resolver cannot even encode (IDNA), BrokerError included.
+        return f"cannot reach the broker {address}: {redact(str(error))}"
     return None
 
 

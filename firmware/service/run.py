@@ -20,6 +20,7 @@ import argparse
 import logging
 import queue
 import secrets
+import sys
 import threading
 from pathlib import Path
 
@@ -67,6 +68,7 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
     try:
         config = load_config(path)
         led_backend = choose_led_backend(config.pins.led_backend, model)
+        fleet_warning = _fleet_warning(config, path)
         state_dir = _service_state_dir(args.state_dir, config, path)
         if not check_only:
             check_enterable(state_dir)
@@ -74,6 +76,9 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         raise UsageError(f"{path or 'default'}: pins.led.backend: {error}") from error
     except (ConfigError, StateDirError) as error:
         raise UsageError(str(error)) from error
+    if fleet_warning is not None:
+        # One line, on the terminal of --check-config, in the journal of the service.
+        print(f"codenames-table run: warning: {fleet_warning}", file=sys.stderr)
     if check_only:
         settings = config.settings
         print(
@@ -97,6 +102,21 @@ def _backend_line(configured: LedBackend, chosen: LedBackend, model: str | None)
     if configured is not LedBackend.AUTO:
         return chosen.value
     return f"{chosen.value} (auto on {model or 'a machine that is not a Raspberry Pi'})"
+
+
+def _fleet_warning(config: TableConfig, path: Path | None) -> str | None:
+    """Check `[fleet]`'s broker address as the fleet reads it, so that `--check-config` means
+    what `run` does; the warning to give about it, if any. `ConfigError` naming the key."""
+    if config.fleet is None:
+        return None
+    # Imported here: a table without [fleet] imports nothing of the fleet.
+    from firmware.fleet.broker import BrokerAddress, BrokerError, plain_password_warning
+
+    try:
+        address = BrokerAddress.parse(config.fleet.broker)
+    except BrokerError as error:
+        raise ConfigError(f"{path or 'default'}: fleet.broker: {error}") from error
+    return plain_password_warning(address, config.fleet.password_file)
 
 
 def _service_state_dir(option: Path | None, config: TableConfig, path: Path | None) -> Path:

@@ -32,7 +32,7 @@ def run_fleet_check(args: argparse.Namespace) -> int:
 
     try:
         found = check_fleet(config.fleet)
-    except BrokerError as error:  # a port out of range, which the config's pattern lets by
+    except BrokerError as error:  # the address, which the config only checks is a text
         raise UsageError(f"{path}: fleet.broker: {error}") from error
     print(found.line)
     return 0 if found.connected else EXIT_NOT_CONNECTED

@@ -28,6 +28,7 @@ from firmware.drivers.clock import SystemClock
 from firmware.drivers.liveness import Liveness
 from firmware.errors import UsageError
 from firmware.fleet.attach import reporting
+from firmware.fleet.messages import public_game
 from firmware.service.sd_notify import SystemdNotifier
 from firmware.service.serve import install_stop_handlers, serve
 from firmware.table.config import TableConfig
@@ -51,10 +52,13 @@ def read_play_script(path: Path) -> Script:
 
 
 def game_line(table: VirtualTable) -> str:
-    """The game in play as one JSON object: the saved actions count and the state as `replay`
-    prints it, so that a resumed game can be compared with the one that was played."""
-    game = table.table.game
-    return json.dumps({"actions": len(game.applied), "game": game.state.to_dict()})
+    """The game in play as one JSON object: the saved actions count and the public state (what
+    the fleet publishes, never the key: the journal is read away from the table), so that a
+    resumed game can be compared with the one that was played."""
+    game = table.table
+    return json.dumps(
+        {"actions": len(game.game.applied), "game": public_game(game.state, game.match_score)}
+    )
 
 
 class RealTimePlayer:

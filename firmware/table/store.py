@@ -24,9 +24,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, TypeVar
 
-from board_rules.codenames import Action, Game, Key, Mode, parse_action
+from board_rules.codenames import Action, Game, IllegalActionError, Key, Mode, parse_action
+from board_rules.text import clip
 from firmware.errors import FirmwareError
 from firmware.table.store_faults import SaveFault, fault_of, is_corruption
 from firmware.table.store_open import MATCHES_VERSION, open_for_writing, open_read_only
@@ -104,6 +105,55 @@ class MatchRecord:
     games: int
     red: int
     blue: int
+
+
+_T = TypeVar("_T")
+LARGEST_ID: Final = 2**63 - 1
+"""The largest whole number SQLite stores: no game id or count is larger."""
+LATEST_TIME: Final = 253_402_000_000.0
+"""The last wall-clock time a record may hold: just before 10000-01-01, the end of the dates
+`datetime` shows in any time zone. A time past it, or not a number, is a damaged record."""
+
+
+def _time(value: object) -> float:
+    # A record written by hand may hold anything: text, infinity, a date no calendar shows.
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= LATEST_TIME:
+        return float(value)  # (NaN fails the comparison)
+    raise ValueError(f"{clip(repr(value))} is not a time")
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{clip(repr(value))} is not a text")
+
+
+def _whole(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError(f"{clip(repr(value))} is not a whole number")
+
+
+def _or_none(check: Callable[[object], _T], value: object) -> _T | None:
+    return None if value is None else check(value)
+
+
+def _summary(game_id: object, started_at: object, *fields: object) -> GameSummary:
+    """A row of `summaries`, each field checked for its type: a hand-written record raises
+    `ValueError` naming the value."""
+    mode, phase, winner, reason, score, actions, last_at, match_id = fields
+    return GameSummary(
+        _whole(game_id),
+        _time(started_at),
+        _text(mode),
+        _text(phase),
+        _or_none(_text, winner),
+        _or_none(_text, reason),
+        _or_none(_whole, score),
+        _whole(actions),
+        _or_none(_time, last_at),
+        _or_none(_whole, match_id),
+    )
 
 
 class GameStore:
@@ -279,6 +329,24 @@ class GameStore:
         rows = self._read("SELECT id FROM games WHERE id < ? ORDER BY id DESC LIMIT 1", (game_id,))
         return self.game(int(rows[0][0])) if rows else None
 
+    def undo_reaches(self, game_id: int) -> bool:
+        """Whether the table's UNDO can still bring `game_id` back into play: the latest game
+        (UNDO takes back its last action, even the one that finished it), and the game before
+        it while no action stands in the latest (UNDO takes back the NEW that dealt it). A latest
+        game that cannot be read or replayed counts as one with nothing standing: the key stays
+        secret."""
+        if not self._schema:
+            return False
+        latest = [row[0] for row in self._read("SELECT id FROM games ORDER BY id DESC LIMIT 2")]
+        if game_id not in latest:
+            return False
+        if game_id == latest[0]:
+            return True
+        try:
+            return not self.game(latest[0]).replay().standing
+        except (UnreadableGameError, IllegalActionError):
+            return True
+
     def discard_game(self, game_id: int) -> None:
         """Delete a game and its actions in one transaction: a new game taken back by UNDO, so
         that the latest game, the one a restart resumes, is again the game it replaced. Raises
@@ -301,8 +369,8 @@ class GameStore:
         )
         (key_text, mode_text), number = games[0], len(rows)
         try:
-            key, mode = Key.parse(key_text), Mode(mode_text)
-            actions = tuple(TimedAction(parse_action(text), at) for text, at in rows)
+            key, mode = Key.parse(_text(key_text)), Mode(_text(mode_text))
+            actions = tuple(TimedAction(parse_action(_text(text)), _time(at)) for text, at in rows)
         except ValueError as error:
             # The message names what failed (never the key itself: it may be a live one).
             raise UnreadableGameError(f"saved game {game_id} cannot be read: {error}") from error
@@ -326,7 +394,10 @@ class GameStore:
             " LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.id ORDER BY g.id DESC LIMIT ?",
             (-1 if limit is None else limit,),
         )
-        return [GameSummary(*row) for row in rows]
+        try:
+            return [_summary(*row) for row in rows]
+        except ValueError as error:
+            raise StoreError(f"a saved game's record is damaged: {error}") from error
 
     @property
     def _has_matches(self) -> bool:
@@ -347,7 +418,13 @@ class GameStore:
             " GROUP BY m.id ORDER BY m.id",
             (leaving_out,),
         )
-        return [MatchRecord(*row) for row in rows]
+        try:
+            return [
+                MatchRecord(_whole(m), _or_none(_time, at), *map(_whole, counts))
+                for m, at, *counts in rows
+            ]
+        except ValueError as error:
+            raise StoreError(f"a match's record is damaged: {error}") from error
 
     def match_of(self, game_id: int) -> int | None:
         """The match `game_id` was played in, None when it has none."""

@@ -15,6 +15,7 @@ from firmware.table.store import GameStore, TimedAction
 
 from ..conftest import Cli, CliResult
 from ..rules_helpers import KEY
+from ..table_scripts import KEY_LINE, clue, play
 
 START = 1_700_000_000.0
 # Undo and a penalty, then red meets the assassin: blue wins.
@@ -95,6 +96,8 @@ def test_export_of_a_finished_game_replays_to_its_saved_state(tmp_path: Path, cl
     with GameStore(tmp_path) as store:
         game_id = save_game(store, Mode.STANDARD, FINISHED)
         saved = store.game(game_id).replay().state
+        # A game is played after it: UNDO can no longer bring it back.
+        save_game(store, Mode.STANDARD, ["clue 1"])
     exported = cli("export", str(game_id), "--state-dir", tmp_path)
     assert exported.returncode == 0, exported.stderr
     assert f"key {KEY}" in exported.stdout.splitlines()
@@ -119,6 +122,40 @@ def test_a_game_in_play_is_exported_only_with_its_key_asked_for(tmp_path: Path, 
         "guess",
         {"A1": "red"},
     )
+
+
+def test_a_finished_game_that_undo_can_bring_back_keeps_its_key(tmp_path: Path, cli: Cli) -> None:
+    def export() -> CliResult:
+        return cli("export", str(finished), "--state-dir", tmp_path)
+
+    with GameStore(tmp_path) as store:
+        finished = save_game(store, Mode.STANDARD, FINISHED)
+        # The latest game: UNDO takes back its last touch.
+        assert export().returncode == 2
+        assert "UNDO" in export().stderr and f"key {KEY}" not in export().stdout
+        # NEW dealt a game and nothing stands in it: UNDO takes back the NEW.
+        dealt = save_game(store, Mode.STANDARD, [])
+        assert export().returncode == 2
+        # Or an action was played in it and taken back.
+        store.discard_game(dealt)
+        dealt = save_game(store, Mode.STANDARD, ["clue 1", "undo"])
+        assert export().returncode == 2
+        store.discard_game(dealt)
+        # Once an action stands in the next game, the finished game is history.
+        save_game(store, Mode.STANDARD, ["clue 1"])
+    exported = export()
+    assert exported.returncode == 0 and f"key {KEY}" in exported.stdout
+
+
+def test_the_finished_game_export_refuses_is_the_one_undo_brings_back(
+    tmp_path: Path, cli: Cli
+) -> None:
+    lost = play(f"{KEY_LINE}\n{clue(1)}press E5\ndump\n", tmp_path)  # red meets the assassin
+    assert lost[-1]["game"]["phase"] == "over"
+    refused = cli("export", "1", "--state-dir", tmp_path)
+    assert refused.returncode == 2 and refused.stdout == ""
+    back = play("button undo 1.1\ndump\n", tmp_path)
+    assert back[-1]["game"]["phase"] == "guess"
 
 
 def test_export_of_a_game_not_saved_exits_2(tmp_path: Path, cli: Cli) -> None:
@@ -193,6 +230,7 @@ def test_a_read_with_sudo_leaves_every_file_to_the_service_user(tmp_path: Path, 
     folder = tmp_path / "games"
     with GameStore(folder) as store:
         save_game(store, Mode.STANDARD, FINISHED)
+        save_game(store, Mode.STANDARD, ["clue 1"])
     nobody = pwd.getpwnam("nobody")
     for path in (folder, *folder.iterdir()):
         os.chown(path, nobody.pw_uid, nobody.pw_gid)

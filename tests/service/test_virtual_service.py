@@ -32,7 +32,9 @@ from firmware.table.config import TableConfig
 from firmware.virtual.script import ScriptError, parse_script
 from firmware.virtual.table import VirtualTable
 
+from ..key_traces import key_traces
 from ..paths import REPO
+from ..rules_helpers import KEY
 from ..table_scripts import KEY_LINE
 
 PLAY = f"{KEY_LINE}\nturn +1\npush\npress A1\nbutton done\ndump\n"
@@ -71,7 +73,11 @@ def test_the_player_plays_a_script_as_a_person_would(
         assert 0.1 in time.pauses and vt.settle_s in time.pauses
         dumped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dump: ")]
         assert dumped == [f"dump: {game_line(vt)}"]
+        logged = "\n".join(r.getMessage() for r in caplog.records)
     assert json.loads(dumped[0].removeprefix("dump: "))["actions"] == 3
+    # The dump says what anyone at the table sees: the covered card's identity, never the key.
+    assert json.loads(dumped[0].removeprefix("dump: "))["game"]["covered"] == {"A1": "red"}
+    assert key_traces(logged, KEY, covered=state.covered) == []
 
 
 def test_a_player_told_to_stop_lets_go_of_the_pad_it_holds(tmp_path: Path) -> None:
@@ -188,3 +194,5 @@ def test_run_virtual_serves_plays_stops_and_resumes_under_a_notify_socket(
     at_start = resumed_log.split("table ready on virtual hardware: ", 1)[1].splitlines()[0]
     assert json.loads(at_start) == json.loads(after_play)
     assert json.loads(after_play)["actions"] == 3
+    # The journal of both runs (start, script played, resumed start) never holds the key.
+    assert key_traces(played_log + resumed_log, KEY, covered={Coord.parse("A1")}) == []

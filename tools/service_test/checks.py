@@ -203,6 +203,11 @@ class ServiceChecks:
         self.report.check(
             f"the script's {PLAYED_ACTIONS} actions were played", actions == PLAYED_ACTIONS, actions
         )
+        key = PLAY_SCRIPT.splitlines()[0].removeprefix("key ")
+        self.report.check(
+            "the journal never holds the key",
+            not any(form in e.message for e in entries for form in (key, key.replace("/", ""))),
+        )
         listing = self.container.run(
             ["find", STATE_DIR, "-printf", "%y %u %g %m %P\\n"], check=False
         ).stdout.splitlines()
