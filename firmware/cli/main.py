@@ -124,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
         const="",
         metavar="SCRIPT",
         help="anywhere, on virtual hardware and the real clock, as the service (a demonstration,"
-        " the service test); SCRIPT is played once the table is up",
+        " the service test); SCRIPT is played once the table is up; the state folder may be "
+        "one a reboot empties, such as /tmp",
     )
 
     selftest = commands.add_parser(
