@@ -36,10 +36,13 @@ def start(
     port: int,
     users: dict[str, str] | None = None,
     tls: tuple[Path, Path] | None = None,
+    own_group: bool = False,
 ) -> subprocess.Popen[bytes]:
     """Mosquitto on 127.0.0.1:`port`, its config in `folder`, anonymous unless `users` (name:
     password) are given, speaking TLS only when `tls` names its certificate and key files (PEM);
-    returned once it listens. RuntimeError when it cannot start."""
+    returned once it listens. In a process group of its `own_group`, a terminal's Ctrl-C does
+    not reach it: its starter stops it when the time comes. RuntimeError when it cannot
+    start."""
     found = binary()
     if found is None:
         raise RuntimeError("mosquitto is not installed (apt-get install mosquitto)")
@@ -64,7 +67,12 @@ def start(
     conf.write_text("\n".join(lines) + "\n")
     log = folder / "mosquitto.log"
     with log.open("wb") as errors:
-        process = subprocess.Popen([found, "-c", str(conf)], stdout=errors, stderr=errors)
+        process = subprocess.Popen(
+            [found, "-c", str(conf)],
+            stdout=errors,
+            stderr=errors,
+            process_group=0 if own_group else None,
+        )
     end = time.monotonic() + LISTEN_WAIT_S
     while not listening(port):
         if process.poll() is not None or time.monotonic() > end:
