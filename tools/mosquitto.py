@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 LISTEN_WAIT_S = 10.0
+NOT_INSTALLED = "mosquitto is not installed (apt-get install mosquitto)"
 
 
 def binary() -> str | None:
@@ -43,9 +44,8 @@ def start(
     returned once it listens. In a process group of its `own_group`, a terminal's Ctrl-C does
     not reach it: its starter stops it when the time comes. RuntimeError when it cannot
     start."""
-    found = binary()
-    if found is None:
-        raise RuntimeError("mosquitto is not installed (apt-get install mosquitto)")
+    if binary() is None:
+        raise RuntimeError(NOT_INSTALLED)
     lines = [f"listener {port} 127.0.0.1", "persistence false", "max_queued_messages 10000"]
     if tls is not None:
         lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
@@ -65,7 +65,15 @@ def start(
         lines.append("allow_anonymous true")
     conf = folder / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n")
-    log = folder / "mosquitto.log"
+    return launch(conf, port, folder / "mosquitto.log", own_group)
+
+
+def launch(conf: Path, port: int, log: Path, own_group: bool = False) -> subprocess.Popen[bytes]:
+    """Mosquitto with the config `conf`, which listens on 127.0.0.1:`port`, its output in
+    `log`; returned once it listens. RuntimeError when it cannot start."""
+    found = binary()
+    if found is None:
+        raise RuntimeError(NOT_INSTALLED)
     with log.open("wb") as errors:
         process = subprocess.Popen(
             [found, "-c", str(conf)],

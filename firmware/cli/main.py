@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
+from firmware.cli.broker_recipe import add_broker_recipe_parser
 from firmware.cli.cafe import add_cafe_parser
 from firmware.errors import EXIT_USAGE, UsageError
 from firmware.table.i18n import LANGUAGES
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="on screen: the optional time rule, a minute and 20 seconds for each attack",
     )
     add_cafe_parser(commands)
+    add_broker_recipe_parser(commands)
     return parser
 
 
@@ -320,6 +322,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.cafe import run_cafe_command
 
         return run_cafe_command(args)
+    if args.command == "broker-recipe":
+        from firmware.cli.broker_recipe import run_broker_recipe
+
+        return run_broker_recipe(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 
