@@ -28,6 +28,7 @@ from types import FrameType
 
 from firmware.cli.broker_recipe import add_broker_recipe_parser
 from firmware.cli.cafe import add_cafe_parser
+from firmware.cli.retire import add_retire_parser
 from firmware.errors import EXIT_USAGE, UsageError
 from firmware.table.i18n import LANGUAGES
 
@@ -226,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_cafe_parser(commands)
     add_broker_recipe_parser(commands)
+    add_retire_parser(commands)
     return parser
 
 
@@ -326,6 +328,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.broker_recipe import run_broker_recipe
 
         return run_broker_recipe(args)
+    if args.command == "retire":
+        from firmware.cli.retire import run_retire
+
+        return run_retire(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 

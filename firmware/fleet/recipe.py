@@ -114,14 +114,15 @@ def password_hash(password: str, salt: bytes | None = None) -> str:
 
 
 def acl(tables: tuple[str, ...]) -> str:
-    """The ACL: each table writes under its own topics only, the view reads them all."""
+    """The ACL: each table writes under its own topics only, the view reads them all. A table
+    may read its own topics too, which `codenames-table retire` does with its password."""
     lines = [
         "# Written by codenames-table broker-recipe. Anything not allowed here is refused.",
         f"user {VIEW_USER}",
         f"topic read {ROOT}/#",
     ]
     for table in tables:
-        lines += ["", f"user {table}", f"topic write {ROOT}/{table}/#"]
+        lines += ["", f"user {table}", f"topic readwrite {ROOT}/{table}/#"]
     return "\n".join(lines) + "\n"
 
 

@@ -6,7 +6,6 @@ passwords are refused, and a connection without TLS gets nowhere."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import ssl
 import threading
@@ -25,10 +24,10 @@ from firmware.fleet.attach import reporting
 from firmware.fleet.recipe import VIEW_USER
 from firmware.table.config import load_config
 from firmware.virtual.table import VirtualTable
-from tools import mosquitto
 
 from ..table_scripts import STILL, announce
 from .broker_helpers import WAIT_S, Listener, Mosquitto, until
+from .recipe_broker import recipe_broker, secret
 
 TABLES = ("table-1", "table-2")
 
@@ -36,28 +35,8 @@ TABLES = ("table-1", "table-2")
 @pytest.fixture
 def recipe(tmp_path: Path) -> Iterator[tuple[Path, Mosquitto]]:
     """A recipe for two tables on 127.0.0.1, and a Mosquitto run with its config."""
-    if mosquitto.binary() is None:
-        pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
-    out, port = tmp_path / "recipe", mosquitto.free_port()
-    command = ["broker-recipe", "--host", "127.0.0.1", "--host", "localhost"]
-    command += ["--port", str(port), "--out", str(out), "--broker-dir", str(out / "broker")]
-    for table in TABLES:
-        command += ["--table", table]
-    assert main(command) == 0
-    conf = (out / "broker" / "mosquitto.conf").read_text()
-    # Here only: on loopback, and as root where the test runs as root (the files are its own).
-    conf = conf.replace(f"listener {port}\n", f"listener {port} 127.0.0.1\n")
-    conf += "user root\n" if os.geteuid() == 0 else ""
-    (tmp_path / "test.conf").write_text(conf)
-    process = mosquitto.launch(tmp_path / "test.conf", port, tmp_path / "mosquitto.log")
-    broker = Mosquitto(tmp_path, port=port, tls=(Path(), Path()), process=process)
-    yield out, broker
-    broker.stop()
-
-
-def secret(out: Path, who: str) -> str:
-    folder = "view" if who == VIEW_USER else f"tables/{who}"
-    return (out / folder / "mqtt-password").read_text().splitlines()[0]
+    with recipe_broker(tmp_path, TABLES) as made:
+        yield made
 
 
 class Client:
