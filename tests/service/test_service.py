@@ -155,7 +155,9 @@ def test_the_hardening_scores_at_most_two(tmp_path: Path) -> None:
     assert float(match.group(1)) <= EXPOSURE_GOAL, result.stdout
 
 
-def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[str]:
+def verify_in_root(
+    unit_text: str, root: Path, name: str = "codenames-table.service"
+) -> subprocess.CompletedProcess[str]:
     """`systemd-analyze verify` of `unit_text` installed in a scratch root.
 
     verify insists that ExecStart= names an executable, and /opt/codenames-table does not
@@ -169,7 +171,7 @@ def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[st
     stub.chmod(0o755)
     units = root / "etc/systemd/system"
     units.mkdir(parents=True)
-    (units / "codenames-table.service").write_text(unit_text)
+    (units / name).write_text(unit_text)
     copied: set[Path] = set()
     for system_units in (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system")):
         # On merged-/usr systems both name one directory: copy it once, where it really is.
@@ -183,7 +185,7 @@ def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[st
             "verify",
             f"--root={root}",
             "--man=no",
-            "/etc/systemd/system/codenames-table.service",
+            f"/etc/systemd/system/{name}",
         ],
         capture_output=True,
         text=True,
