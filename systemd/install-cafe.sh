@@ -12,7 +12,7 @@
 #   --lang LANG       the page's language: en, es, pt or it (default: the recipe's, en)
 #   --no-broker       the broker runs elsewhere: install the view only
 #
-# What it installs: the packages mosquitto (unless --no-broker) and python3-venv (apt-get); the
+# What it installs: the packages mosquitto (unless --no-broker) and python3-venv when missing; the
 # recipe's broker files in /etc/mosquitto/conf.d and /etc/mosquitto/codenames (its secrets
 # readable by the group mosquitto only), then restarts Mosquitto; a virtual environment in
 # /opt/codenames-table with the project and its `fleet` extra (the command linked into
@@ -119,11 +119,23 @@ install_files() { # PART: install the recipe's files of PART where they go, owne
     done
 }
 
+installed() { # PACKAGE: whether dpkg has it installed
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
 install_packages() {
-    packages=python3-venv
-    [ "$broker" = no ] || packages="mosquitto $packages"
-    # shellcheck disable=SC2086 # one word per package
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $packages
+    wanted=python3-venv
+    [ "$broker" = no ] || wanted="mosquitto $wanted"
+    missing_apt=""
+    for package in $wanted; do
+        installed "$package" || missing_apt="$missing_apt $package"
+    done
+    if [ -n "$missing_apt" ]; then
+        run apt-get update
+        # shellcheck disable=SC2086 # one word per package
+        run env DEBIAN_FRONTEND=noninteractive apt-get install --yes --no-install-recommends \
+            $missing_apt
+    fi
 }
 
 install_broker() {
