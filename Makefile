@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test docs lint typecheck pytest soak bench fleet-bench key-contrast translations clean install uninstall sim service-test
+.PHONY: test docs lint typecheck pytest soak bench fleet-bench cafe-demo key-contrast translations clean install uninstall sim service-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -54,6 +54,12 @@ bench: $(STAMP)
 # view; action-to-view latency, messages a second, CPU and memory, as one JSON object.
 fleet-bench: $(STAMP)
 	@$(PY) -m tools.fleet_bench $(FLEET_BENCH_ARGS)
+
+# A café on this machine: a Mosquitto on loopback, four virtual tables playing in real time and
+# the café view's page on http://127.0.0.1:8080/, until Ctrl-C stops them all. Options go in
+# CAFE_DEMO_ARGS, e.g. CAFE_DEMO_ARGS="--tables 3 --lang it --http 0.0.0.0:8080".
+cafe-demo: $(STAMP)
+	@$(PY) -m tools.cafe_demo $(CAFE_DEMO_ARGS)
 
 # The LED key's contrast: the hardest pair of cell states to tell apart at each brightness level,
 # in CIEDE2000 units, also as colour-blind spymasters see it; exits 1 when one is under 12.

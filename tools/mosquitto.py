@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 LISTEN_WAIT_S = 10.0
+NOT_INSTALLED = "mosquitto is not installed (apt-get install mosquitto)"
 
 
 def binary() -> str | None:
@@ -36,13 +37,15 @@ def start(
     port: int,
     users: dict[str, str] | None = None,
     tls: tuple[Path, Path] | None = None,
+    own_group: bool = False,
 ) -> subprocess.Popen[bytes]:
     """Mosquitto on 127.0.0.1:`port`, its config in `folder`, anonymous unless `users` (name:
     password) are given, speaking TLS only when `tls` names its certificate and key files (PEM);
-    returned once it listens. RuntimeError when it cannot start."""
-    found = binary()
-    if found is None:
-        raise RuntimeError("mosquitto is not installed (apt-get install mosquitto)")
+    returned once it listens. In a process group of its `own_group`, a terminal's Ctrl-C does
+    not reach it: its starter stops it when the time comes. RuntimeError when it cannot
+    start."""
+    if binary() is None:
+        raise RuntimeError(NOT_INSTALLED)
     lines = [f"listener {port} 127.0.0.1", "persistence false", "max_queued_messages 10000"]
     if tls is not None:
         lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
@@ -62,9 +65,22 @@ def start(
         lines.append("allow_anonymous true")
     conf = folder / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n")
-    log = folder / "mosquitto.log"
+    return launch(conf, port, folder / "mosquitto.log", own_group)
+
+
+def launch(conf: Path, port: int, log: Path, own_group: bool = False) -> subprocess.Popen[bytes]:
+    """Mosquitto with the config `conf`, which listens on 127.0.0.1:`port`, its output in
+    `log`; returned once it listens. RuntimeError when it cannot start."""
+    found = binary()
+    if found is None:
+        raise RuntimeError(NOT_INSTALLED)
     with log.open("wb") as errors:
-        process = subprocess.Popen([found, "-c", str(conf)], stdout=errors, stderr=errors)
+        process = subprocess.Popen(
+            [found, "-c", str(conf)],
+            stdout=errors,
+            stderr=errors,
+            process_group=0 if own_group else None,
+        )
     end = time.monotonic() + LISTEN_WAIT_S
     while not listening(port):
         if process.poll() is not None or time.monotonic() > end:

@@ -26,7 +26,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
+from firmware.cli.broker_recipe import add_broker_recipe_parser
 from firmware.cli.cafe import add_cafe_parser
+from firmware.cli.retire import add_retire_parser
 from firmware.errors import EXIT_USAGE, UsageError
 from firmware.table.i18n import LANGUAGES
 
@@ -124,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
         const="",
         metavar="SCRIPT",
         help="anywhere, on virtual hardware and the real clock, as the service (a demonstration,"
-        " the service test); SCRIPT is played once the table is up",
+        " the service test); SCRIPT is played once the table is up; the state folder may be "
+        "one a reboot empties, such as /tmp",
     )
 
     selftest = commands.add_parser(
@@ -223,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="on screen: the optional time rule, a minute and 20 seconds for each attack",
     )
     add_cafe_parser(commands)
+    add_broker_recipe_parser(commands)
+    add_retire_parser(commands)
     return parser
 
 
@@ -319,6 +324,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.cafe import run_cafe_command
 
         return run_cafe_command(args)
+    if args.command == "broker-recipe":
+        from firmware.cli.broker_recipe import run_broker_recipe
+
+        return run_broker_recipe(args)
+    if args.command == "retire":
+        from firmware.cli.retire import run_retire
+
+        return run_retire(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 

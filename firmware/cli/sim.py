@@ -1,9 +1,12 @@
 """`codenames-table sim`: the table on virtual hardware.
 
 Without `--headless` it opens the desktop simulation (`firmware.sim.app`, imported only then:
-Textual takes a while to load on a Pi); `--headless --script FILE` plays a script and prints its
-dumps. A state directory it cannot enter, or an `--oled-png` folder it cannot write, exits 2
-before anything is played.
+Textual takes a while to load on a Pi), which reports to the café's broker as the service does
+when the config has `[fleet]`, so that a person can play a table by hand and watch the café
+view. `--headless --script FILE` plays a script and prints its dumps; it reports to no broker (a
+virtual clock plays it faster than real time, and the same every time) and says so in one line.
+A state directory it cannot enter, or an `--oled-png` folder it cannot write, exits 2 before
+anything is played.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 
 from firmware.cli.state_folder import default_state_dir
 from firmware.errors import UsageError
+from firmware.fleet.attach import reporting
 from firmware.service.state_dir import StateDirError, check_enterable
 from firmware.table.config import ConfigError, TableConfig, load_config
 from firmware.table.words import WordListError, WordSource
@@ -64,8 +68,13 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
         )
     except WordListError as error:
         raise UsageError(str(error)) from error
+    fleet = config.fleet
+    if fleet is not None:
+        # Said before the window takes the screen, so that it is still there after it.
+        print(f"codenames-table sim: reporting to {fleet.broker} as {fleet.table} ([fleet])")
     try:
-        app.run()
+        with reporting(fleet, app.vt.table, app.state_dir, lambda: app.vt.oled.is_up):
+            app.run()
     finally:
         app.close()
     if app.goodbye:
@@ -76,6 +85,12 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
 def _run_headless(args: argparse.Namespace, config: TableConfig) -> int:
     if args.script is None:
         raise UsageError("--headless needs --script FILE")
+    if config.fleet is not None:
+        print(
+            "codenames-table sim: [fleet] ignored: a headless script plays on a virtual clock; "
+            "`run --virtual SCRIPT` reports to the broker in real time",
+            file=sys.stderr,
+        )
     try:
         script = parse_script(read_text(args.script))
     except (TextInputError, ScriptError) as error:

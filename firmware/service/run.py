@@ -39,7 +39,12 @@ from firmware.service.pi_model import (
 )
 from firmware.service.sd_notify import SystemdNotifier
 from firmware.service.serve import install_stop_handlers, serve
-from firmware.service.state_dir import StateDirError, check_enterable, check_service_state_dir
+from firmware.service.state_dir import (
+    StateDirError,
+    check_enterable,
+    check_service_state_dir,
+    volatile_parent,
+)
 from firmware.table.assemble import build_table
 from firmware.table.config import ConfigError, TableConfig, installed_config, load_config
 from firmware.table.display_worker import DisplayWorker
@@ -69,7 +74,7 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         config = load_config(path)
         led_backend = choose_led_backend(config.pins.led_backend, model)
         fleet_warning = _fleet_warning(config, path)
-        state_dir = _service_state_dir(args.state_dir, config, path)
+        state_dir = _service_state_dir(args.state_dir, config, path, virtual is not None)
         if not check_only:
             check_enterable(state_dir)
     except LedBackendMismatchError as error:
@@ -90,6 +95,13 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if virtual is not None:
+        volatile = volatile_parent(state_dir)
+        if volatile is not None:
+            log.warning(
+                "state_dir %s is under %s: its games are lost at reboot (a demonstration)",
+                state_dir,
+                volatile,
+            )
         from firmware.service.virtual_service import run_virtual
 
         return run_virtual(config, state_dir, args.lang, Path(virtual) if virtual else None)
@@ -119,11 +131,13 @@ def _fleet_warning(config: TableConfig, path: Path | None) -> str | None:
     return plain_password_warning(address, config.fleet.password_file)
 
 
-def _service_state_dir(option: Path | None, config: TableConfig, path: Path | None) -> Path:
-    """The state directory the service would use, if it survives a reboot; the error names
-    where it was set."""
+def _service_state_dir(
+    option: Path | None, config: TableConfig, path: Path | None, demonstration: bool
+) -> Path:
+    """The state directory the service would use, if it survives a reboot (on virtual hardware,
+    a `demonstration`, any absolute one); the error names where it was set."""
     try:
-        return check_service_state_dir(option or config.state_dir)
+        return check_service_state_dir(option or config.state_dir, demonstration=demonstration)
     except StateDirError as error:
         where = "--state-dir" if option else f"{path or 'default'}: table.state_dir"
         raise StateDirError(f"{where}: {error}") from None

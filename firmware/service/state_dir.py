@@ -3,7 +3,8 @@
 Two rules: the folder must be one the command can enter (a folder it may not enter, or a file in
 its place, is a setup mistake, reported in one line rather than met as a traceback deep in the
 store); and the service's folder must survive a reboot (a relative path depends on the working
-directory, and `/tmp`, `/var/tmp`, `/run` and `/dev/shm` are emptied at boot or live in RAM).
+directory, and `/tmp`, `/var/tmp`, `/run` and `/dev/shm` are emptied at boot or live in RAM),
+but on virtual hardware, a demonstration, where an absolute folder is enough.
 Faults of the disk itself (full, read-only, failing) are the store's to handle: it plays on in
 memory and the OLED says "Not saving: <reason>".
 """
@@ -25,22 +26,32 @@ class StateDirError(FirmwareError, ValueError):
     """A state directory that cannot be used; the message is one line and names the folder."""
 
 
-def check_service_state_dir(path: Path) -> Path:
-    """`path` if the service may keep its games there, else `StateDirError`. Nothing on disk is
+def check_service_state_dir(path: Path, *, demonstration: bool = False) -> Path:
+    """`path` if the service may keep its games there, else `StateDirError`. A `demonstration`
+    (`run --virtual`) may keep them in a folder that a reboot empties. Nothing on disk is
     touched but the symbolic links on the way, which are followed."""
     if not path.is_absolute():
         raise StateDirError(
             f"{path} is a relative path: the service needs an absolute one, "
             "such as /var/lib/codenames-table"
         )
+    volatile = volatile_parent(path)
+    if volatile is not None and not demonstration:
+        raise StateDirError(
+            f"{path} is under {volatile}, which does not survive a reboot: "
+            "the saved games would be lost; use a folder such as /var/lib/codenames-table"
+        )
+    return path
+
+
+def volatile_parent(path: Path) -> PurePosixPath | None:
+    """The folder of `VOLATILE` that absolute `path` lies in (as written or once its links
+    are followed), or None."""
     for candidate in (PurePosixPath(os.path.normpath(path)), PurePosixPath(os.path.realpath(path))):
         for volatile in VOLATILE:
             if candidate == volatile or volatile in candidate.parents:
-                raise StateDirError(
-                    f"{path} is under {volatile}, which does not survive a reboot: "
-                    "the saved games would be lost; use a folder such as /var/lib/codenames-table"
-                )
-    return path
+                return volatile
+    return None
 
 
 def check_enterable(path: Path) -> Path:

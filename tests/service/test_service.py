@@ -141,9 +141,10 @@ def systemd_analyze() -> str:
     return tool
 
 
-def test_the_hardening_scores_at_most_two(tmp_path: Path) -> None:
+def exposure_level(unit: Path) -> tuple[float, str]:
+    """`systemd-analyze security`'s overall exposure level of `unit`, and its whole report."""
     result = subprocess.run(
-        [systemd_analyze(), "security", "--offline=true", "--no-pager", str(UNIT)],
+        [systemd_analyze(), "security", "--offline=true", "--no-pager", str(unit)],
         capture_output=True,
         text=True,
         check=False,
@@ -152,10 +153,17 @@ def test_the_hardening_scores_at_most_two(tmp_path: Path) -> None:
         pytest.skip("this systemd-analyze predates --offline (systemd 250)")
     match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
     assert match, result.stdout + result.stderr
-    assert float(match.group(1)) <= EXPOSURE_GOAL, result.stdout
+    return float(match.group(1)), result.stdout
 
 
-def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[str]:
+def test_the_hardening_scores_at_most_two(tmp_path: Path) -> None:
+    level, report = exposure_level(UNIT)
+    assert level <= EXPOSURE_GOAL, report
+
+
+def verify_in_root(
+    unit_text: str, root: Path, name: str = "codenames-table.service"
+) -> subprocess.CompletedProcess[str]:
     """`systemd-analyze verify` of `unit_text` installed in a scratch root.
 
     verify insists that ExecStart= names an executable, and /opt/codenames-table does not
@@ -169,7 +177,7 @@ def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[st
     stub.chmod(0o755)
     units = root / "etc/systemd/system"
     units.mkdir(parents=True)
-    (units / "codenames-table.service").write_text(unit_text)
+    (units / name).write_text(unit_text)
     copied: set[Path] = set()
     for system_units in (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system")):
         # On merged-/usr systems both name one directory: copy it once, where it really is.
@@ -183,7 +191,7 @@ def verify_in_root(unit_text: str, root: Path) -> subprocess.CompletedProcess[st
             "verify",
             f"--root={root}",
             "--man=no",
-            "/etc/systemd/system/codenames-table.service",
+            f"/etc/systemd/system/{name}",
         ],
         capture_output=True,
         text=True,

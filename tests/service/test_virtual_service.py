@@ -196,3 +196,33 @@ def test_run_virtual_serves_plays_stops_and_resumes_under_a_notify_socket(
     assert json.loads(after_play)["actions"] == 3
     # The journal of both runs (start, script played, resumed start) never holds the key.
     assert key_traces(played_log + resumed_log, KEY, covered={Coord.parse("A1")}) == []
+
+
+@pytest.mark.parametrize(
+    ("virtual", "code"), [(["--virtual"], 0), ([], EXIT_USAGE)], ids=["virtual", "the Pi's"]
+)
+def test_only_a_demonstration_may_keep_its_games_under_tmp(
+    virtual: list[str], code: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = Path(tempfile.gettempdir()) / "codenames-demo" / "state"
+    assert main(["run", "--check-config", *virtual, "--state-dir", str(folder)]) == code
+    out, err = capsys.readouterr()
+    if code == 0:
+        assert f"config OK: no config file, every default; state_dir {folder}," in out
+    else:
+        assert f"--state-dir: {folder} is under /tmp, which does not survive a reboot" in err
+
+
+def test_run_virtual_in_tmp_says_its_games_are_lost_at_reboot(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "firmware.cli", "run", "--virtual"]
+    command += ["--state-dir", str(tmp_path / "state")]
+    with subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True) as process:
+        assert process.stderr is not None
+        said = []
+        while not said or "table ready on virtual hardware" not in said[-1]:
+            said.append(process.stderr.readline())
+            assert said[-1], f"the command ended before the table was up: {said}"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(RECEIVE_TIMEOUT_S) == 0
+    warning = f"state_dir {tmp_path / 'state'} is under /tmp: its games are lost at reboot"
+    assert any(warning in line for line in said), said
