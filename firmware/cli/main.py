@@ -71,14 +71,8 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="codenames-table", description="Firmware of the Codenames game table."
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def _add_replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`replay`: a transcript through the rules."""
     replay = commands.add_parser(
         "replay",
         help="play a transcript through the rules and print the final state as JSON",
@@ -91,6 +85,26 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--strict", action="store_true", help="exit 1 when the rules reject any action"
     )
+    replay.add_argument(
+        "--summary",
+        action="store_true",
+        help="print one line in the table's words (who won and how, or whose turn it is) "
+        "instead of the JSON state",
+    )
+    replay.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="the language of --summary's line"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="codenames-table", description="Firmware of the Codenames game table."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    _add_replay_parser(commands)
 
     sim = commands.add_parser(
         "sim",
@@ -295,7 +309,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         from firmware.cli.replay import run_replay
 
-        return run_replay(args.file, seed=args.seed, strict=args.strict)
+        language = args.lang if args.summary else None
+        return run_replay(args.file, seed=args.seed, strict=args.strict, summary=language)
     if args.command == "sim":
         from firmware.cli.sim import run_sim
 

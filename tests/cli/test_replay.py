@@ -176,3 +176,46 @@ def test_a_reader_that_goes_away_ends_replay_quietly(tmp_path: Path) -> None:
         err = process.stderr.read()
     assert process.returncode == EXIT_BROKEN_PIPE == 141
     assert err == b""
+
+
+# --- an empty input, and the summary in the table's words ---
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# an export that failed\n", "mode coop\n"])
+def test_an_input_with_no_key_and_no_action_exits_2_and_prints_no_board(
+    tmp_path: Path, cli: Cli, text: str
+) -> None:
+    result = replay(cli, tmp_path, text)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "nothing to replay: no key and no action" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_key_alone_is_a_board_to_replay(tmp_path: Path, cli: Cli) -> None:
+    result = replay(cli, tmp_path, f"key {KEY_TEXT}\n")
+    assert result.returncode == 0 and json.loads(result.stdout)["key"] == KEY_TEXT
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "line"),
+    [
+        (
+            f"key {KEY_TEXT}\nclue 1\ntouch E5\n",
+            "en",
+            "Blue team wins · Red met the assassin · Red 9 · Blue 8",
+        ),
+        (
+            f"key {KEY_TEXT}\nclue 1\ntouch E5\n",
+            "it",
+            "Vince la squadra blu · Rosso tocca l'assassino · Rosso 9 · Blu 8",
+        ),
+        (f"key {KEY_TEXT}\nclue 2\ntouch C4\n", "en", "Blue spymaster"),
+    ],
+)
+def test_summary_says_who_won_and_how_in_the_table_s_words(
+    tmp_path: Path, cli: Cli, text: str, language: str, line: str
+) -> None:
+    result = replay(cli, tmp_path, text, "--summary", "--lang", language)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith(line)
+    assert len(result.stdout.splitlines()) == 1
