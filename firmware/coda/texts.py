@@ -309,7 +309,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "computer": "Computador {number}",
     "easy": "fácil",
     "hard": "difícil",
-    "expert": "especialista",
+    "expert": "perito",
     "black": "preta",
     "white": "branca",
     "dash": "traço",
