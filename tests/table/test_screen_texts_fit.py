@@ -32,6 +32,7 @@ from board_rules.codenames import (
     GameState,
     Identity,
     Mode,
+    Phase,
     Reason,
     Team,
     Undo,
@@ -54,7 +55,7 @@ from firmware.table.controls import FIRST_SELECTOR
 from firmware.table.font import DEFAULT_FONT
 from firmware.table.i18n import LANGUAGES, translations
 from firmware.table.last_actions import last_actions_view
-from firmware.table.menu import ITEMS, PALETTES, Menu
+from firmware.table.menu import ITEMS, PALETTES, Menu, MenuItem
 from firmware.table.oled_render import FOOTER_TOP, LINE_ROOM, layout, seconds_text
 from firmware.table.screens import OledScreen, TableView, compose
 from firmware.table.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings
@@ -76,8 +77,8 @@ def widest(values: Iterable[object]) -> str:
     return max((str(value) for value in values), key=DEFAULT_FONT.text_width)
 
 
-WIDEST_SECONDS = int(
-    max(range(max(TIMER_CHOICES) + 1), key=lambda s: DEFAULT_FONT.text_width(seconds_text(s)))
+WIDEST_SECONDS = max(
+    range(max(TIMER_CHOICES) + 1), key=lambda s: DEFAULT_FONT.text_width(seconds_text(s))
 )
 PLACEHOLDER_VALUES = {
     "n": widest(range(11)),  # guesses left: up to a clue of 9 and its extra guess
@@ -202,22 +203,22 @@ def _notices(catalog_: gettext.GNUTranslations) -> Iterator[tuple[str, ...]]:
 
 
 def game_screens(catalog_: gettext.GNUTranslations) -> Iterator[OledScreen]:
-    """Each state and each notice with every fault, with and without the running timer."""
+    """Each state with every fault, each notice with and without one; each with and without
+    the running timer."""
     faults: list[dict[str, object]] = [{}, {"input_fault": True}]
     faults += [{"not_saving": fault} for fault in SaveFault]
     timers: list[dict[str, object]] = [{}, {"timer_left": 0.5, "timer_seconds": WIDEST_SECONDS}]
-    views = [
-        TableView(state, selector)
-        for state in _states()
-        for selector in (FIRST_SELECTOR, 9, UNLIMITED)
-    ]
+    views = []
+    for state in _states():
+        dialling = state.phase in (Phase.CLUE, Phase.PENALTY_COVER)
+        for selector in (FIRST_SELECTOR, 9, UNLIMITED) if dialling else (FIRST_SELECTOR,):
+            views += [replace(TableView(state, selector), **fault) for fault in faults]  # type: ignore[arg-type]
     views += [replace(view, match=(99, 99)) for view in views if view.state.is_over]
     start = new_game().state
-    views += [TableView(start, FIRST_SELECTOR, notice=notice) for notice in _notices(catalog_)]
+    for notice in _notices(catalog_):
+        views += [replace(TableView(start, FIRST_SELECTOR, notice), **f) for f in faults[:2]]  # type: ignore[arg-type]
     for view in views:
-        for fault in faults:
-            for timer in timers:
-                yield compose(replace(view, **fault, **timer), catalog_)  # type: ignore[arg-type]
+        yield from (compose(replace(view, **timer), catalog_) for timer in timers)  # type: ignore[arg-type]
 
 
 def menu_screens(catalog_: gettext.GNUTranslations) -> Iterator[OledScreen]:
@@ -305,14 +306,13 @@ def test_every_screen_text_is_whole_in_its_place(language: str) -> None:
     ("message", "text"),
     [
         (m.NOT_SAVING[SaveFault.FULL], "Sin guardar: el disco está lleno del todo"),
-        (m.NEW_GAME_HINT, "Mantén NEW un rato para otra partida"),
-        ("Auto timer", "Reloj automático de arena"),
+        (MenuItem.AUTOSTART.value, "Reloj automático de arena"),
         (m.ACTED_COVER[Team.RED], "Rojo: cubre de nuevo {card}"),
         (m.CLUE_LABEL, "la pista dada"),
     ],
 )
 def test_a_text_too_long_for_its_place_is_caught(message: str, text: str) -> None:
-    # Each is a plausible edit: within a full line, but too long for the place it is drawn in.
+    # A fault's footer, a menu line with its value, a last-actions line, a label under a number.
     catalog_ = OneTextChanged(translations("es"), message, text)
     found = crowded(every_screen(catalog_, "es"))
     assert found and all(text.partition("{")[0] in line for line in found), found
