@@ -165,6 +165,13 @@ SCREENS: dict[str, Compose] = {
         f"not-saving-{fault.name.lower().replace('_', '-')}": _view(START, not_saving=fault)
         for fault in SaveFault
     },
+    # A fault's footer beside the running timer: the footer keeps its line, the seconds move up
+    "fault-footer-timer-clue": _view(
+        START, not_saving=SaveFault.READ_ONLY, timer_left=0.62, timer_seconds=75
+    ),
+    "fault-footer-timer-guess": _view(
+        _game("clue 9"), input_fault=True, timer_left=0.4, timer_seconds=48
+    ),
     # The menu, a page at the top, in the middle and at the bottom
     "menu-top": _menu(0, mode=Mode.COOP),
     "menu-middle": _menu(4, brightness=5, colour_blind=Team.BLUE, timer_s=90),

@@ -312,7 +312,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "computer": "Computador {letter}",
     "easy": "fácil",
     "hard": "difícil",
-    "expert": "especialista",
+    "expert": "perito",
     "black": "preta",
     "white": "branca",
     "dash": "traço",

@@ -4,13 +4,19 @@ Laid out to be read from the seats. Top to bottom: the title (which team acts) i
 bar; then either up to three text lines (fewer are centred in the body), or one line over the
 clue selector's big number, or, while guessing, the clue and the guesses left side by side in
 big numerals (24 px) over small labels; the footer, with the sand timer's seconds at its right
-while it runs; the timer's bar. Every text is shortened with "…" rather than run off the edge;
-a margin of two pixels leaves room for the burn-in shift.
+while it runs; the timer's bar. A footer too long to share its line with the seconds (a fault's
+reason) keeps the whole line, and the seconds move up to the right of the body: beside the
+selector or a one-line body at its bottom, beside the guessing numbers at their top (a notice of
+several lines hides them for its moment; the bar still runs). Every text is shortened with "…"
+rather than run off the edge; a margin of two pixels leaves room for the burn-in shift.
+
+`layout` says where each text goes and how much room it has; `render_screen` draws it.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -47,29 +53,45 @@ BAR_TOP = 61
 """The bar: the sand left as two solid rows, the sand run out as one thin row under them."""
 SECONDS_GAP = 4
 """Between the footer and the seconds at its right."""
+SECONDS_CORNER_TOP = FOOTER_TOP - DEFAULT_FONT.line_height
+"""The seconds' line while the footer needs its whole line: the body's bottom line, at the right,
+clear of the selector's »."""
+LINE_ROOM = WIDTH - 2 * MARGIN
+"""A full line's room: the width less the burn-in margins."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A text in its place: centred in `room` pixels from `left`, its line box's top at `top`."""
+
+    text: str
+    font: PixelFont
+    left: int
+    top: int
+    room: int
+    scale: int = 1
+    fill: int = 1
+    """1 lights the text; 0 darkens it (over the title bar)."""
+    own_width: bool = False
+    """The room is the text's own width (the seconds, the selector's number): never short."""
+
+    @property
+    def spare(self) -> int:
+        """Pixels the text leaves in its room; below zero it is shortened with "…"."""
+        return self.room - self.font.text_width(self.text, self.scale)
 
 
 def render_screen(screen: OledScreen, font: PixelFont = DEFAULT_FONT) -> Image.Image:
     """The image of `screen`."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
-    line = font.line_height
-    draw.rectangle((0, 0, WIDTH - 1, line - 1), fill=1)
-    _centred(image, font, screen.title, 0, fill=0)
-    if screen.numbers:
-        _numbers(image, font, screen.numbers)
-    elif screen.big is None:
-        # Fewer than three lines are centred in the body: a one-line notice then sits on the
-        # numbers' pages and leaves the page under the title bar alone.
-        lines = screen.lines[:3]
-        top = line + (3 - len(lines)) * line // 2
-        for number, text in enumerate(lines):
-            _centred(image, font, text, top + line * number)
-    else:
-        for text in screen.lines[:1]:
-            _centred(image, font, text, SELECTOR_LINE_TOP)
-        _selector(image, font, screen.big)
-    _footer(image, font, screen.footer, screen.seconds)
+    draw.rectangle((0, 0, WIDTH - 1, font.line_height - 1), fill=1)
+    for placed in layout(screen, font):
+        offset, mask = _line(placed.font, placed.text, placed.room, placed.scale)
+        if mask is not None:
+            image.paste(placed.fill, (placed.left + offset, placed.top), mask)
+    if screen.big is not None and not screen.numbers:
+        _arrows(image, font, screen.big)
     if screen.bar is not None:
         inner = WIDTH - 2 * MARGIN
         filled = round(inner * min(max(screen.bar, 0.0), 1.0))
@@ -79,66 +101,82 @@ def render_screen(screen: OledScreen, font: PixelFont = DEFAULT_FONT) -> Image.I
     return image
 
 
+def layout(screen: OledScreen, font: PixelFont = DEFAULT_FONT) -> tuple[Placed, ...]:
+    """Every text of `screen` in the place it is drawn, top to bottom (the selector's arrows,
+    drawn beside its number, aside)."""
+    line = font.line_height
+    placed = [Placed(screen.title, font, MARGIN, 0, LINE_ROOM, fill=0)]
+    if screen.numbers:
+        placed += _numbers(font, screen.numbers)
+    elif screen.big is None:
+        # Fewer than three lines are centred in the body: a one-line notice then sits on the
+        # numbers' pages and leaves the page under the title bar alone.
+        lines = screen.lines[:3]
+        top = line + (3 - len(lines)) * line // 2
+        placed += [
+            Placed(text, font, MARGIN, top + line * n, LINE_ROOM) for n, text in enumerate(lines)
+        ]
+    else:
+        placed += [
+            Placed(text, font, MARGIN, SELECTOR_LINE_TOP, LINE_ROOM) for text in screen.lines[:1]
+        ]
+        width = NUMERAL_FONT.text_width(screen.big, NUMERAL_SCALE)
+        left = (WIDTH - width) // 2
+        big = Placed(
+            screen.big, NUMERAL_FONT, left, SELECTOR_TOP, width, NUMERAL_SCALE, own_width=True
+        )
+        placed.append(big)
+    placed += _footer(screen, font)
+    return tuple(placed)
+
+
 def seconds_text(seconds: int) -> str:
     """The sand timer's time left as a countdown shows it: `1:05`, `0:09`."""
     minutes, rest = divmod(max(seconds, 0), 60)
     return f"{minutes}:{rest:02d}"
 
 
-def _numbers(image: Image.Image, font: PixelFont, numbers: tuple[BigNumber, ...]) -> None:
+def _numbers(font: PixelFont, numbers: tuple[BigNumber, ...]) -> list[Placed]:
     # Side by side in columns around the middle, each number centred over its label.
     room = NUMBER_COLUMN
     first = (WIDTH - room * len(numbers)) // 2
+    placed = []
     for index, number in enumerate(numbers):
         left = first + index * room
-        _centred(
-            image,
-            NUMERAL_FONT,
-            number.value,
-            NUMBERS_TOP,
-            left=left,
-            room=room,
-            scale=NUMERAL_SCALE,
-        )
-        _centred(image, font, number.label, LABEL_TOP, left=left, room=room)
+        placed.append(Placed(number.value, NUMERAL_FONT, left, NUMBERS_TOP, room, NUMERAL_SCALE))
+        placed.append(Placed(number.label, font, left, LABEL_TOP, room))
+    return placed
 
 
-def _selector(image: Image.Image, font: PixelFont, value: str) -> None:
+def _arrows(image: Image.Image, font: PixelFont, value: str) -> None:
+    # The selector's « » at twice the text size, their x-height centred on the numeral.
     width = NUMERAL_FONT.text_width(value, NUMERAL_SCALE)
     left = (WIDTH - width) // 2
-    NUMERAL_FONT.draw_text(image, (left, SELECTOR_TOP), value, scale=NUMERAL_SCALE)
-    # The arrows at twice the text size, their x-height centred on the numeral.
     arrow_top = SELECTOR_TOP + NUMERAL_HEIGHT // 2 - 2 * (font.ascent - font.x_height // 2)
     before = left - ARROW_GAP - font.text_width("«", 2)
     font.draw_text(image, (before, arrow_top), "«", scale=2)
     font.draw_text(image, (left + width + ARROW_GAP, arrow_top), "»", scale=2)
 
 
-def _footer(image: Image.Image, font: PixelFont, footer: str | None, seconds: int | None) -> None:
-    room = WIDTH - 2 * MARGIN
-    if seconds is not None:
-        countdown = seconds_text(seconds)
-        width = font.text_width(countdown)
-        font.draw_text(image, (WIDTH - MARGIN - width, FOOTER_TOP), countdown)
-        room -= width + SECONDS_GAP
-    if footer is not None:
-        _centred(image, font, footer, FOOTER_TOP, room=room)
-
-
-def _centred(
-    image: Image.Image,
-    font: PixelFont,
-    text: str,
-    top: int,
-    *,
-    fill: int = 1,
-    scale: int = 1,
-    left: int = MARGIN,
-    room: int = WIDTH - 2 * MARGIN,
-) -> None:
-    offset, mask = _line(font, text, room, scale)
-    if mask is not None:
-        image.paste(fill, (left + offset, top), mask)
+def _footer(screen: OledScreen, font: PixelFont) -> list[Placed]:
+    footer = [] if screen.footer is None else [screen.footer]
+    if screen.seconds is None:
+        return [Placed(text, font, MARGIN, FOOTER_TOP, LINE_ROOM) for text in footer]
+    countdown = seconds_text(screen.seconds)
+    width = font.text_width(countdown)
+    right = WIDTH - MARGIN - width
+    beside = LINE_ROOM - width - SECONDS_GAP
+    if all(font.fits(text, beside) for text in footer):
+        seconds = Placed(countdown, font, right, FOOTER_TOP, width, own_width=True)
+        return [*(Placed(text, font, MARGIN, FOOTER_TOP, beside) for text in footer), seconds]
+    # The footer keeps its line whole; the seconds go up where the body leaves them room.
+    placed = [Placed(text, font, MARGIN, FOOTER_TOP, LINE_ROOM) for text in footer]
+    if screen.numbers:
+        # Level with the big numerals' tops, clear of the labels under them.
+        placed.append(Placed(countdown, font, right, font.line_height, width, own_width=True))
+    elif screen.big is not None or len(screen.lines) <= 1:
+        placed.append(Placed(countdown, font, right, SECONDS_CORNER_TOP, width, own_width=True))
+    return placed
 
 
 LINE_CACHE = 128

@@ -57,7 +57,7 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Blu ha vinto (assassino)",
         "match": "; sfida: Rosso 1 Blu 0 (1 partita)",
         "online": ("connesso", "DISCONNESSO"),
-        "health": "carte bloccate: C3; OLED non risponde; NON SALVA: disk full; 2 eventi persi",
+        "health": "carte bloccate: C3; OLED non risponde; NON SALVATA: disk full; 2 eventi persi",
         "empty": "Ancora nessuna notizia dai tavoli",
         "status": "Tavoli: 1 · Messaggi ignorati: 1; l'ultimo: codenames/t1/game: "
         "non è un oggetto JSON",

@@ -21,32 +21,32 @@ SET = {
     "en": "Turn: move · Push: set",
     "es": "Gira: elige · Pulsa: cambia",
     "pt": "Rodar: ir · Premir: mudar",
-    "it": "Gira: scegli · Premi: cambia",
+    "it": "Gira: muovi · Premi: cambia",
 }
 ACTIONS = {
     MenuItem.LAST_ACTIONS: {
         "en": "Turn: move · Push: show",
         "es": "Gira: elige · Pulsa: ver",
         "pt": "Rodar: ir · Premir: ver",
-        "it": "Gira: scegli · Premi: vedi",
+        "it": "Gira: muovi · Premi: vedi",
     },
     MenuItem.NEW_MATCH: {
         "en": "Turn: move · Push: begin",
         "es": "Gira: elige · Pulsa: iniciar",
         "pt": "Rodar: ir · Premir: iniciar",
-        "it": "Gira: scegli · Premi: inizia",
+        "it": "Gira: muovi · Premi: inizia",
     },
     MenuItem.PAD_TEST: {
         "en": "Turn: move · Push: start",
-        "es": "Gira: elige · Pulsa: probar",
+        "es": "Gira: elige · Pulsa: abrir",
         "pt": "Rodar: ir · Premir: testar",
-        "it": "Gira: scegli · Premi: prova",
+        "it": "Gira: muovi · Premi: prova",
     },
     MenuItem.EXIT: {
         "en": "Turn: move · Push: leave",
         "es": "Gira: elige · Pulsa: salir",
         "pt": "Rodar: ir · Premir: sair",
-        "it": "Gira: scegli · Premi: esci",
+        "it": "Gira: muovi · Premi: esci",
     },
 }
 

@@ -19,14 +19,17 @@ from firmware.table.oled_render import (
     MARGIN,
     NUMBER_COLUMN,
     NUMBERS_TOP,
+    SECONDS_CORNER_TOP,
     SECONDS_GAP,
     SELECTOR_TOP,
     WIDTH,
+    layout,
     render_screen,
     seconds_text,
 )
 from firmware.table.screens import BigNumber, OledScreen, TableView, compose
 from firmware.table.settings import TableSettings
+from firmware.table.store_faults import SaveFault
 from firmware.virtual.table import VirtualTable
 
 from ..rules_helpers import new_game, play
@@ -151,3 +154,43 @@ def test_the_table_counts_the_seconds_down_on_the_chip(tmp_path: Path) -> None:
         right = WIDTH - MARGIN
         box = (right - drawn.width, FOOTER_TOP, right, FOOTER_TOP + drawn.height)
         assert region(table.chip.to_image(), box) == drawn.tobytes()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("fault", [{"input_fault": True}, {"not_saving": SaveFault.READ_ONLY}])
+@pytest.mark.parametrize(("clue", "seconds_top"), [(None, SECONDS_CORNER_TOP), ("9", 12)])
+def test_a_fault_keeps_the_footer_whole_and_the_seconds_move_up(
+    language: str, fault: dict[str, object], clue: str | None, seconds_top: int
+) -> None:
+    state = play(new_game(), *([f"clue {clue}"] if clue else []))
+    view = TableView(state, FIRST_SELECTOR, timer_left=0.5, timer_seconds=599, **fault)  # type: ignore[arg-type]
+    screen = compose(view, translations(language))
+    image = render_screen(screen)
+    footer = DEFAULT_FONT.render(screen.footer or "")
+    assert footer.width > WIDTH - 2 * MARGIN - DEFAULT_FONT.text_width("9:59") - SECONDS_GAP
+    left = MARGIN + (WIDTH - 2 * MARGIN - footer.width) // 2
+    # The whole footer, nothing over it (from its third row: the labels' descenders end above).
+    box = (left, FOOTER_TOP + 2, left + footer.width, FOOTER_TOP + footer.height)
+    assert region(image, box) == footer.crop((0, 2, footer.width, footer.height)).tobytes()
+    drawn = DEFAULT_FONT.render("9:59")
+    right = WIDTH - MARGIN
+    box = (right - drawn.width, seconds_top, right, seconds_top + drawn.height)
+    assert region(image, box) == drawn.tobytes()
+
+
+def test_a_notice_of_two_lines_hides_the_moved_seconds_for_its_moment() -> None:
+    notice = ("Red agent", "Guess again")
+    view = TableView(new_game().state, FIRST_SELECTOR, notice, timer_left=0.5, timer_seconds=42)
+    view = replace(view, input_fault=True)
+    placed = layout(compose(view, translations("en")))
+    assert [p.text for p in placed] == ["Red spymaster", *notice, "Touch pads: no answer"]
+    assert placed[-1].room == WIDTH - 2 * MARGIN
+
+
+def test_a_footer_that_fits_beside_the_seconds_keeps_them_there() -> None:
+    view = TableView(new_game().state, FIRST_SELECTOR, timer_left=0.5, timer_seconds=42)
+    placed = layout(compose(view, translations("en")))
+    assert [(p.text, p.top) for p in placed[-2:]] == [
+        ("Red 9 · Blue 8", FOOTER_TOP),
+        ("0:42", FOOTER_TOP),
+    ]

@@ -206,7 +206,7 @@ def test_pad_test_shows_each_input_and_a_long_push_leaves(tmp_path: Path) -> Non
 def test_pad_test_speaks_the_tables_language(tmp_path: Path) -> None:
     script = f"{KEY_LINE}\n{_menu(MenuItem.PAD_TEST)}button timer 1.2\ndump\npush\ndump\n"
     held, pushed = play(script, tmp_path, language="it")
-    assert held["oled"][:3] == ["Prova tasti", "Premi carte e tasti", "TIMER tenuto"]
+    assert held["oled"][:3] == ["Prova carte", "Premi carte e tasti", "TIMER tenuto a lungo"]
     assert pushed["oled"][2] == "Manopola premuta"
 
 

@@ -120,7 +120,7 @@ def test_a_short_press_of_a_button_that_must_be_held_only_says_so(tmp_path: Path
     assert new["oled"][1] == "Hold NEW down"
     assert penalty["game"]["phase"] == "guess"
     (spanish,) = play(f"{KEY_LINE}\nbutton penalty\ndump\n", tmp_path / "es", language="es")
-    assert spanish["oled"][1] == "Mantén PENALTY pulsado"
+    assert spanish["oled"][1] == "Deja PENALTY pulsado"
 
 
 def test_a_whole_standard_game_to_the_assassin_and_a_new_game(tmp_path: Path) -> None:
