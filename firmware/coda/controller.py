@@ -112,6 +112,13 @@ def cycle(items: Sequence[_T], current: _T | None, step: int) -> _T:
     return items[(items.index(current) + step) % len(items)]
 
 
+def player_names(texts: CodaTexts, players: int) -> tuple[str, ...]:
+    """The names of the seats: the person, then the computers, lettered rather than numbered
+    ("Computer B 2" in the wins, or "Computer B, tile 3" in the log, would read as one more
+    number)."""
+    return (texts["you"], *(texts["computer"].format(letter="ABC"[n]) for n in range(players - 1)))
+
+
 class CodaController:
     """Coda against computer opponents; the person plays the first game first, or in the seat
     they choose before its first move (`choose_seat`)."""
@@ -146,12 +153,7 @@ class CodaController:
         self.delay_s = delay_s
         self.rng = rng if rng is not None else random.Random()
         self.players = len(opponents) + 1
-        self.names = (
-            texts["you"],
-            # Lettered, not numbered: "Computer B 2" in the wins or "Computer B, tile 3" in the
-            # log would read as one more number.
-            *(texts["computer"].format(letter="ABC"[n - 1]) for n in range(1, self.players)),
-        )
+        self.names = player_names(texts, self.players)
         self._computers: dict[int, tuple[Strategy, random.Random]] = {
             seat: (strategy(level), random.Random(self.rng.getrandbits(64)))
             for seat, level in enumerate(opponents, start=1)

@@ -14,12 +14,13 @@ from rich.cells import cell_len
 
 from board_rules.coda.state import MAX_PLAYERS
 from firmware.coda.app import LABEL_WIDTH
+from firmware.coda.controller import player_names
 from firmware.coda.texts import TEXTS, CodaTexts
 
 
 def label_lines(texts: CodaTexts) -> list[str]:
     """Every line a label can show, as `scene.label` writes them."""
-    names = [texts["you"], *(texts["computer"].format(number=n) for n in range(1, MAX_PLAYERS))]
+    names = player_names(texts, MAX_PLAYERS)
     levels = [texts["easy"], texts["hard"], texts["expert"]]
     # A person's label has no level; one is out, or the winner, or neither.
     level_marks: list[list[str]] = [[], *([level] for level in levels)]
