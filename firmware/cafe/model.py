@@ -124,6 +124,8 @@ def _problems(catalog: GNUTranslations, health: dict[str, Any] | None) -> list[s
         problems.append(cafe_text(catalog, t.STUCK, pads=" ".join(health["stuck_pads"])))
     if not health["oled_up"]:
         problems.append(cafe_text(catalog, t.OLED_DOWN))
+    if health.get("led_off"):
+        problems.append(cafe_text(catalog, t.LED_OFF, why=health["led_off"]))
     if not health["saving"]:
         problems.append(cafe_text(catalog, t.NOT_SAVING, why=health["not_saving"] or "?"))
     if health["events_dropped"]:
@@ -252,7 +254,7 @@ def _count(value: Any) -> bool:
     return type(value) is int and 0 <= value <= 1_000_000_000
 
 
-_ADDED: Final = frozenset({"match"})
+_ADDED: Final = frozenset({"match", "led_off"})
 """Fields added to schema 1 after its first tables: a message without them is still read."""
 
 _FIELDS: Final[dict[str, dict[str, Any]]] = {
@@ -289,6 +291,7 @@ _FIELDS: Final[dict[str, dict[str, Any]]] = {
         "oled_up": lambda v: isinstance(v, bool),
         "saving": lambda v: isinstance(v, bool),
         "not_saving": _optional(_text),
+        "led_off": _optional(_text),
         "events_dropped": _count,
     },
     "events": {

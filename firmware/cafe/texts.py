@@ -60,6 +60,8 @@ MATCH = NC_("cafe", "match: {red} {red_wins} {blue} {blue_wins}")
 
 STUCK = NC_("cafe", "stuck pads: {pads}")
 OLED_DOWN = NC_("cafe", "OLED down")
+LED_OFF = NC_("cafe", "LED key off: {why}")
+"""`why` is the table's code as sent (`spi-off`, `no-access`…): its journal has the detail."""
 NOT_SAVING = NC_("cafe", "NOT SAVING: {why}")
 ALL_WELL = NC_("cafe", "OK")
 

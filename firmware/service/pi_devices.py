@@ -92,7 +92,10 @@ def open_key_strip(
         if not (auto and backend is LedBackend.WS281X and error.fault is LedFault.UNSUPPORTED):
             log.error("LED key off, the game goes on without it: %s", error)
             return open_virtual_strip(count), backend, error
-        log.warning("LED key: %s; trying the spi backend", error)
+        log.warning(
+            "LED key: rpi-ws281x does not know this board (%s); trying the spi backend",
+            error.__cause__,
+        )
     return open_key_strip(LedBackend.SPI, count)
 
 

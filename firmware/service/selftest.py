@@ -1,9 +1,9 @@
 """`codenames-table selftest`: staff check the table's hardware, guided by the OLED.
 
 Each LED lights red, then green, then blue, one after the other (a wrong order or a swapped
-colour channel shows at once), or, when the strip did not open, the OLED says so and the test
-fails; the OLED shows a test pattern; then the OLED asks for each of the
-30 matrix switches and for the encoder in turn. The report names missing switches (no press in
+colour channel shows at once), or, when the strip did not open, the OLED says why and the test
+fails; the OLED shows a test pattern; then the OLED asks for each of the 30 matrix switches and
+for the encoder in turn. The report names missing switches (no press in
 time), stuck ones (closed before they were asked for, or held past the stuck limit), ghosting
 (another switch closing with the one asked for: a short or a failed diode) and a reversed
 encoder (A and B swapped). Any fault makes the command exit 1. Ghosts in the asked switch's own

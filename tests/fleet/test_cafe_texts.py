@@ -23,7 +23,8 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Blue won (assassin)",
         "match": "; match: Red 1 Blue 0 (1 game)",
         "online": ("online", "OFFLINE"),
-        "health": "stuck pads: C3; OLED down; NOT SAVING: disk full; 2 events dropped",
+        "health": "stuck pads: C3; OLED down; LED key off: spi-off; NOT SAVING: disk full; "
+        "2 events dropped",
         "empty": "No table has reported yet",
         "status": "Tables: 1 · Messages ignored: 1; the latest: codenames/t1/game: "
         "not a JSON object",
@@ -34,8 +35,8 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Ha ganado el Azul (asesino)",
         "match": "; serie: Rojo 1 Azul 0 (1 partida)",
         "online": ("conectada", "DESCONECTADA"),
-        "health": "cartas atascadas: C3; OLED sin respuesta; SIN GUARDAR: disk full; "
-        "2 eventos perdidos",
+        "health": "cartas atascadas: C3; OLED sin respuesta; clave LED apagada: spi-off; "
+        "SIN GUARDAR: disk full; 2 eventos perdidos",
         "empty": "Todavía no hay noticias de ninguna mesa",
         "status": "Mesas: 1 · Mensajes ignorados: 1; el último: codenames/t1/game: "
         "no es un objeto JSON",
@@ -46,7 +47,8 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Azul ganhou (assassino)",
         "match": "; série: Vermelho 1 Azul 0 (1 jogo)",
         "online": ("ligada", "DESLIGADA"),
-        "health": "cartas presas: C3; OLED sem resposta; SEM GRAVAR: disk full; 2 eventos perdidos",
+        "health": "cartas presas: C3; OLED sem resposta; chave LED desligada: spi-off; "
+        "SEM GRAVAR: disk full; 2 eventos perdidos",
         "empty": "Ainda não há notícias de nenhuma mesa",
         "status": "Mesas: 1 · Mensagens ignoradas: 1; a última: codenames/t1/game: "
         "não é um objeto JSON",
@@ -57,13 +59,15 @@ SEEN: dict[str, dict[str, Any]] = {
         "over": "Blu ha vinto (assassino)",
         "match": "; sfida: Rosso 1 Blu 0 (1 partita)",
         "online": ("connesso", "DISCONNESSO"),
-        "health": "carte bloccate: C3; OLED non risponde; NON SALVATA: disk full; 2 eventi persi",
+        "health": "carte bloccate: C3; OLED non risponde; chiave LED spenta: spi-off; "
+        "NON SALVATA: disk full; 2 eventi persi",
         "empty": "Ancora nessuna notizia dai tavoli",
         "status": "Tavoli: 1 · Messaggi ignorati: 1; l'ultimo: codenames/t1/game: "
         "non è un oggetto JSON",
     },
 }
-"""What a person reads in each language (the table's own words, `disk full`, stay as sent)."""
+"""What a person reads in each language (the table's own words and codes, `disk full`,
+`spi-off`, stay as sent)."""
 
 
 def game(**changes: Any) -> bytes:
@@ -79,7 +83,7 @@ def test_a_row_and_the_status_line_in_each_language(language: str) -> None:
     assert cafe.summary() == seen["empty"]
     cafe.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
     cafe.receive("codenames/t1/game", game_payload())
-    health = HEALTH | {"events_dropped": 2}
+    health = HEALTH | {"events_dropped": 2, "led_off": "spi-off"}
     cafe.receive("codenames/t1/health", encode(envelope("t1", 1, **health)))
     cafe.receive("codenames/t1/game", b"[1]")
     cells = cafe.tables["t1"].cells(cafe.catalog)
