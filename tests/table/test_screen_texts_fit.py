@@ -49,6 +49,7 @@ from firmware.drivers.events import (
     PadPressed,
     PadStuck,
 )
+from firmware.drivers.led_strip import LedFault
 from firmware.sim.texts import CONTEXT as SIM_CONTEXT
 from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR
@@ -207,6 +208,7 @@ def game_screens(catalog_: gettext.GNUTranslations) -> Iterator[OledScreen]:
     the running timer."""
     faults: list[dict[str, object]] = [{}, {"input_fault": True}]
     faults += [{"not_saving": fault} for fault in SaveFault]
+    faults += [{"led_fault": fault} for fault in LedFault]
     timers: list[dict[str, object]] = [{}, {"timer_left": 0.5, "timer_seconds": WIDEST_SECONDS}]
     views = []
     for state in _states():
