@@ -229,6 +229,8 @@ class SimApp(StyledApp):
         return t.sim_text(self.catalog, message, **fields)
 
     def on_unmount(self) -> None:
+        # The interval timer may fire once more while the widgets go: it must draw nothing.
+        self._mounted = False
         self.close()
 
     def close(self) -> None:

@@ -178,6 +178,9 @@ _EDGE_PLACES = {(0, 3): Side.TOP, (3, 6): Side.RIGHT, (6, 3): Side.BOTTOM, (3, 0
 class LedKeyView(Grid):
     """The spymasters' LED key: 25 cells and an edge light in the middle of each side."""
 
+    _cells: dict[Light, LedCell] | None = None
+    """Every light's cell, once mounted."""
+
     def compose(self) -> ComposeResult:
         for row in range(7):
             for column in range(7):
@@ -194,10 +197,17 @@ class LedKeyView(Grid):
         name = light.value if isinstance(light, Side) else str(light)
         return self.query_one(f"#led-{name}", LedCell)
 
+    def on_mount(self) -> None:
+        # Looked up once: the app's clock may still tick while the window is being taken down,
+        # when a query would find no cell any more.
+        self._cells = {light: self.cell(light) for light in LIGHTS}
+
     def show(self, colours: dict[Light, Color]) -> None:
-        """Light every cell and edge light in its colour."""
+        """Light every cell and edge light in its colour (nothing before the cells exist)."""
+        if self._cells is None:
+            return
         for light, colour in colours.items():
-            self.cell(light).show(colour)
+            self._cells[light].show(colour)
 
 
 LIGHTS: tuple[Light, ...] = (*ALL_COORDS, *Side)

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from firmware.drivers import ssd1306_protocol
 from firmware.table.font import DEFAULT_FONT, NUMERAL_FONT, NUMERAL_SCALE, PixelFont
-from firmware.table.screens import BigNumber, OledScreen
+from firmware.table.screens import BigNumber, OledScreen, seconds_text
 
 WIDTH, HEIGHT = ssd1306_protocol.WIDTH, ssd1306_protocol.HEIGHT
 """The picture is the chip's RAM, pixel for pixel."""
@@ -128,12 +128,6 @@ def layout(screen: OledScreen, font: PixelFont = DEFAULT_FONT) -> tuple[Placed, 
         placed.append(big)
     placed += _footer(screen, font)
     return tuple(placed)
-
-
-def seconds_text(seconds: int) -> str:
-    """The sand timer's time left as a countdown shows it: `1:05`, `0:09`."""
-    minutes, rest = divmod(max(seconds, 0), 60)
-    return f"{minutes}:{rest:02d}"
 
 
 def _numbers(font: PixelFont, numbers: tuple[BigNumber, ...]) -> list[Placed]:

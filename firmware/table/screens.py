@@ -43,13 +43,22 @@ class OledScreen:
 
     @property
     def text_lines(self) -> list[str]:
-        """Every text on the screen, top to bottom (the selector as « n »)."""
+        """Every text on the screen, top to bottom (the selector as « n »), then the sand
+        timer's seconds while it runs (`0:45`)."""
         texts = [self.title, *self.lines]
         if self.big is not None:
             texts.append(selector_text(self.big))
         if self.footer is not None:
             texts.append(self.footer)
+        if self.seconds is not None:
+            texts.append(seconds_text(self.seconds))
         return texts
+
+
+def seconds_text(seconds: int) -> str:
+    """The sand timer's time left as a countdown shows it: `1:05`, `0:09`."""
+    minutes, rest = divmod(max(seconds, 0), 60)
+    return f"{minutes}:{rest:02d}"
 
 
 def selector_text(number: str) -> str:

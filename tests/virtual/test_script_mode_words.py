@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from board_rules.codenames import ALL_COORDS, Mode
+from firmware.table.config import TableConfig
+from firmware.table.screens import seconds_text
+from firmware.table.settings import TableSettings
 from firmware.table.words import language_words
 from firmware.virtual.script import ScriptError, parse_script
 
@@ -97,3 +101,15 @@ def test_the_readme_example_shows_the_words_the_script_deals(tmp_path: Path) -> 
     second = play(script, tmp_path)[1]
     for coord in ("A1", "B1", "C1", "D1"):
         assert f'"{coord}": "{second["words"][coord]}"' in shown
+
+
+def test_a_dump_carries_the_sand_timer_s_seconds_as_the_screen_shows_them(
+    tmp_path: Path,
+) -> None:
+    script = f"{KEY_LINE}\nbutton timer\nwait 15\ndump\nwait 20\ndump\n"
+    timer_s = 60
+    config = replace(TableConfig(), settings=TableSettings(timer_s=timer_s))
+    first, later = play(script, tmp_path, config=config)
+    # The press itself and the scan take a moment: the seconds shown are those left, rounded up.
+    assert first["oled"][-1] == seconds_text(timer_s - 15)
+    assert later["oled"][-1] == seconds_text(timer_s - 35)
