@@ -113,7 +113,8 @@ def parse_clue_number(text: str) -> ClueNumber:
         return UNLIMITED
     if cleaned.isdigit() and cleaned.isascii() and int(cleaned) <= MAX_CLUE:
         return int(cleaned)
-    raise InvalidActionError(f"a clue is a number from 0 to 9 or unlimited, not {text.strip()!r}")
+    # The text is not quoted: a file read by mistake must not be shown (`replay` under sudo).
+    raise InvalidActionError("a clue is a number from 0 to 9 or unlimited")
 
 
 def parse_action(text: str) -> Action:
@@ -123,7 +124,7 @@ def parse_action(text: str) -> Action:
         raise InvalidActionError("empty action")
     verb, args = words[0].lower(), words[1:]
     if verb not in VERBS:
-        raise InvalidActionError(f"unknown action {words[0]!r}: expected one of {', '.join(VERBS)}")
+        raise InvalidActionError(f"unknown action: expected one of {', '.join(VERBS)}")
     if verb in _NO_ARGUMENT:
         if args:
             raise InvalidActionError(f"{verb} takes no argument")

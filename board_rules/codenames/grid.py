@@ -36,7 +36,8 @@ class Coord:
         """Read `C3` (any case, surrounding blanks ignored)."""
         cleaned = text.strip().upper()
         if len(cleaned) != 2 or cleaned[0] not in COLUMNS or cleaned[1] not in "12345":
-            raise InvalidCoordError(f"{text.strip()!r} is not a card: expected A1 to E5")
+            # Not quoted: a file read by mistake must not be shown (`replay` under sudo).
+            raise InvalidCoordError("not a card: expected A1 to E5")
         return cls(row=int(cleaned[1]) - 1, column=COLUMNS.index(cleaned[0]))
 
     @classmethod

@@ -108,11 +108,10 @@ class Key:
     def parse(cls, text: str) -> Key:
         """Read 25 letters R/B/N/A row by row; any case, rows may be split by `/` or blanks."""
         letters = re.sub(r"[\s/]", "", text).upper()
-        unknown = sorted({ch for ch in letters if ch not in _BY_LETTER})
-        if unknown:
+        # The letters are not quoted: a file read by mistake must not be shown.
+        if any(ch not in _BY_LETTER for ch in letters):
             raise InvalidKeyError(
-                f"unknown key letter(s) {', '.join(map(repr, unknown))}:"
-                " use R (red), B (blue), N (bystander), A (assassin)"
+                "unknown key letter: use R (red), B (blue), N (bystander), A (assassin)"
             )
         return cls(tuple(_BY_LETTER[ch] for ch in letters))
 

@@ -82,4 +82,4 @@ def parse_mode(text: str) -> Mode:
         return Mode(text.strip().lower())
     except ValueError:
         choices = " or ".join(m.value for m in Mode)
-        raise ValueError(f"unknown mode {text.strip()!r}: expected {choices}") from None
+        raise ValueError(f"unknown mode: expected {choices}") from None

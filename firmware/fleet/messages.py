@@ -28,6 +28,12 @@ TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A table id: one topic level, no wildcard."""
 
 
+def is_schema(value: object) -> bool:
+    """Whether a message's `schema` field is this version: the whole number itself, not `true`
+    nor `1.0`, which Python compares equal to 1."""
+    return type(value) is int and value == SCHEMA
+
+
 def topic(table: str, kind: str) -> str:
     """The topic of `kind` for `table`."""
     return f"{ROOT}/{table}/{kind}"

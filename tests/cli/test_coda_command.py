@@ -157,6 +157,9 @@ def test_bad_on_screen_options_exit_2_naming_the_option(
         ([], "--players"),
         (["--players", "hard,random", "--games", "0"], "--games"),
         (["--players", "hard,random", "--games", "-3"], "--games"),
+        # A run that would never end is refused before the first game.
+        (["--players", "hard,random", "--games", "10001"], "--games must be 1 to 10000"),
+        (["--players", "hard,random", "--games", "9" * 40], "--games must be 1 to 10000"),
     ],
 )
 def test_bad_options_exit_2_naming_the_option(cli: Cli, argv: list[str], named: str) -> None:

@@ -1,15 +1,18 @@
-"""Broker addresses: one validation for `run --check-config`, `run`, `selftest --fleet` and
-the café, each refusal one line that never shows a password; a password sent over plain
-`mqtt://` is warned about."""
+"""What the fleet reads from outside. Broker addresses: one validation for `run
+--check-config`, `run`, `selftest --fleet` and the café, each refusal one line that never shows
+a password, a password sent over plain `mqtt://` warned about. A message's schema version: the
+whole number only."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from firmware.cli.main import main
 from firmware.fleet.broker import BrokerAddress, BrokerError, plain_password_warning, redact
+from firmware.fleet.messages import is_schema
 from firmware.fleet.publisher import open_connection, table_client
 from firmware.table.config import FleetConfig
 
@@ -123,3 +126,11 @@ def test_the_fleet_thread_says_why_an_address_cannot_be_reached_without_dying() 
     address = BrokerAddress("a" * 64, 1883, tls=False)
     problem = open_connection(table_client(fleet, address, "t1"), fleet, address)
     assert problem is not None and problem.startswith("cannot reach the broker ")
+
+
+@pytest.mark.parametrize(
+    ("text", "ours"),
+    [("1", True), ("true", False), ("1.0", False), ('"1"', False), ("2", False), ("null", False)],
+)
+def test_only_the_whole_number_is_this_schema(text: str, ours: bool) -> None:
+    assert is_schema(json.loads(text)) is ours

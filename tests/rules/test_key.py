@@ -47,7 +47,7 @@ def test_wrong_counts_are_rejected_with_the_counts_found(text: str, found: str) 
 def test_wrong_length_and_unknown_letters_are_rejected() -> None:
     with pytest.raises(InvalidKeyError, match="25 cards, not 24"):
         Key.parse(KEY_TEXT[:-1])
-    with pytest.raises(InvalidKeyError, match="'X'"):
+    with pytest.raises(InvalidKeyError, match="unknown key letter: use R"):
         Key.parse(KEY_TEXT[:-1] + "X")
 
 

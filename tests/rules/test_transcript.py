@@ -4,7 +4,7 @@ import pytest
 
 from board_rules.codenames import GiveClue, Key, Mode, Touch, TranscriptError, parse_transcript
 from board_rules.codenames.grid import Coord
-from board_rules.text import MAX_MESSAGE, MAX_TOKEN
+from board_rules.text import MAX_MESSAGE
 
 from ..rules_helpers import KEY_TEXT
 
@@ -29,14 +29,14 @@ def test_key_and_mode_are_optional() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("clue 2\njump A1\n", 2, "unknown action 'jump'"),
-        ("clue 2\ntouch F7\n", 2, "'F7' is not a card"),
+        ("clue 2\njump A1\n", 2, "unknown action: expected one of"),
+        ("clue 2\ntouch F7\n", 2, "not a card: expected A1 to E5"),
         ("key RRRR\n", 1, "25 cards"),
         ("clue 10\n", 1, "0 to 9"),
         ("clue -1\n", 1, "0 to 9"),
         ("clue\n", 1, "one argument"),
         ("done now\n", 1, "no argument"),
-        ("mode solo\n", 1, "unknown mode 'solo'"),
+        ("mode solo\n", 1, "unknown mode: expected"),
         ("clue 1\nmode coop\n", 2, "before the first action"),
         ("clue 1\nkey " + KEY_TEXT + "\n", 2, "before the first action"),
         (f"key {KEY_TEXT}\nkey {KEY_TEXT}\n", 2, "twice"),
@@ -76,30 +76,18 @@ def test_key_and_mode_are_split_from_their_value_by_any_blank() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["jump" + "x" * 5_000_000, "touch A" + "1" * 100_000, "mode " + "s" * 100_000],
+    [
+        "jump" + "x" * 5_000_000,
+        "touch A" + "1" * 100_000,
+        "mode " + "s" * 100_000,
+        "jump\x1b[2J\x07\n",
+    ],
 )
-def test_a_message_cuts_a_long_token_and_stays_on_one_line(text: str) -> None:
+def test_a_message_quotes_nothing_of_the_line_and_stays_on_one_line(text: str) -> None:
+    # A file read by mistake (under sudo, any file) must not be shown by its errors.
     with pytest.raises(TranscriptError) as caught:
         parse_transcript(text)
     message = caught.value.message
-    assert "…" in message
-    assert len(message) <= MAX_MESSAGE
-    assert max(len(token) for token in message.split()) <= MAX_TOKEN + 3  # quotes and …
-
-
-@pytest.mark.parametrize(
-    ("text", "quoted"),
-    [("jump" + "x" * 100, "'jump"), ("touch A" + "1" * 100, "'A1")],
-)
-def test_a_cut_token_keeps_its_closing_quote(text: str, quoted: str) -> None:
-    with pytest.raises(TranscriptError) as caught:
-        parse_transcript(text)
-    [token] = [word for word in caught.value.message.split() if word.startswith(quoted)]
-    assert token.rstrip(":").endswith("…'"), token
-
-
-def test_a_message_escapes_control_characters() -> None:
-    with pytest.raises(TranscriptError) as caught:
-        parse_transcript("jump\x1b[2J\x07\n")
-    assert caught.value.message.isprintable()
-    assert "\\x1b" in caught.value.message
+    assert len(message) <= MAX_MESSAGE and message.isprintable()
+    assert not {"jump", "A11", "sss", "\x1b"} & set(message.replace(":", " ").split())
+    assert "xxx" not in message and "111" not in message and "sss" not in message

@@ -51,17 +51,16 @@ def test_a_script_and_a_transcript_blame_the_same_line_of_the_same_text() -> Non
     errors: list[LineError] = [script.value, transcript.value]
     assert [error.line for error in errors] == [4, 4]
     assert [error.located("game.txt") for error in errors] == [
-        "game.txt:4: unknown command 'jump': expected press, button, turn, push, wait, power-cut "
-        "or dump",
+        "game.txt:4: unknown command: expected press, button, turn, push, wait, power-cut or dump",
         f"game.txt:4: {transcript.value.message}",
     ]
-    assert "jump" in transcript.value.message
+    assert "jump" not in transcript.value.message  # what the file holds is not quoted
 
 
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("turn +100000000", f"at most {MAX_DETENTS} detents either way, not +100000000"),
+        ("turn +100000000", f"at most {MAX_DETENTS} detents either way"),
         (f"turn -{MAX_DETENTS + 1}", f"at most {MAX_DETENTS} detents"),
         ("turn +" + "9" * 5000, f"at most {MAX_DETENTS} detents"),
         ("turn +²", "signed detents"),
@@ -70,7 +69,7 @@ def test_a_script_and_a_transcript_blame_the_same_line_of_the_same_text() -> Non
         ("wait inf", "from 0 to"),
         ("wait nan", "from 0 to"),
         ("press A1 1e300", "from 0 to 600 seconds"),
-        ("fly" + "x" * 5_000_000, "unknown command 'flyxxxxxx"),
+        ("fly" + "x" * 5_000_000, "unknown command: expected"),
     ],
 )
 def test_an_amount_out_of_bounds_is_refused_with_its_bound(line: str, message: str) -> None:

@@ -36,7 +36,7 @@ def test_a_mode_line_before_the_first_step_sets_the_mode_of_the_first_game() -> 
         ("push\n" + KEY_LINE + "\n", 2, "key must come before the first step"),
         ("mode coop\nmode standard\n", 2, "the mode is given twice"),
         (f"{KEY_LINE}\n{KEY_LINE}\n", 2, "the key is given twice"),
-        ("mode solo\n", 1, "unknown mode 'solo': expected standard or coop"),
+        ("mode solo\n", 1, "unknown mode: expected standard or coop"),
     ],
 )
 def test_a_misplaced_repeated_or_unknown_mode_is_refused_with_its_line(
