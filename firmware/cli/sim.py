@@ -3,10 +3,10 @@
 Without `--headless` it opens the desktop simulation (`firmware.sim.app`, imported only then:
 Textual takes a while to load on a Pi), which reports to the café's broker as the service does
 when the config has `[fleet]`, so that a person can play a table by hand and watch the café
-view (and says, once the window is closed, why it could not report). `--headless --script FILE` plays a script and prints its dumps; it reports to no broker (a
-virtual clock plays it faster than real time, and the same every time) and says so in one line.
-A state directory it cannot enter, or an `--oled-png` folder it cannot write, exits 2 before
-anything is played.
+view (and says, once the window is closed, why it could not report). `--headless --script
+FILE` plays a script and prints its dumps; it reports to no broker (a virtual clock plays it
+faster than real time, and the same every time) and says so in one line. A state directory it
+cannot enter, or an `--oled-png` folder it cannot write, exits 2 before anything is played.
 """
 
 from __future__ import annotations
