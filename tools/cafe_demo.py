@@ -147,7 +147,7 @@ def _run(
     children.append(spawn("tables", tables, folder))
     view = [python, "-m", "firmware.cli", "cafe", "--broker", url, "--http", args.http]
     view += ["--no-terminal"] + (["--lang", args.lang] if args.lang else [])
-    children.append(spawn("cafe", view, folder))
+    children.append(spawn("view", view, folder))
     host, _, http_port = args.http.rpartition(":")
     page = f"http://{host or '127.0.0.1'}:{http_port}/"
     end = time.monotonic() + PAGE_WAIT_S

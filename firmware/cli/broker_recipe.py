@@ -24,10 +24,16 @@ def add_broker_recipe_parser(commands: argparse._SubParsersAction[argparse.Argum
     count.add_argument(
         "--table", action="append", metavar="ID", help="a table by its id (repeat for each)"
     )
+    count.add_argument(
+        "--add",
+        action="append",
+        metavar="ID",
+        help="add a table to the recipe in --out DIR, the others unchanged (repeat for each); "
+        "then install the broker's files again",
+    )
     recipe.add_argument(
         "--host",
         action="append",
-        required=True,
         metavar="NAME",
         help="the broker's name or address as the tables reach it (repeat for more; the first "
         "goes in the tables' config, all in the certificate)",
@@ -45,8 +51,23 @@ def add_broker_recipe_parser(commands: argparse._SubParsersAction[argparse.Argum
 
 def run_broker_recipe(args: argparse.Namespace) -> int:
     """Write the recipe; `UsageError` for options or a folder that cannot be used."""
-    from firmware.fleet.recipe import BROKER_DIR, Recipe, RecipeError, write_recipe
+    from firmware.fleet.recipe import BROKER_DIR, Recipe, RecipeError, add_tables, write_recipe
 
+    if args.add is not None:
+        if args.host or args.broker_dir:
+            raise UsageError("--add keeps the recipe's broker: no --host or --broker-dir")
+        try:
+            manifest = add_tables(args.out, tuple(args.add))
+        except RecipeError as error:
+            raise UsageError(str(error)) from error
+        print(
+            f"codenames-table broker-recipe: added {', '.join(args.add)} to {args.out} "
+            f"({len(manifest['tables'])} tables); install the broker's files again "
+            "(install-cafe.sh) so that Mosquitto knows them"
+        )
+        return 0
+    if not args.host:
+        raise UsageError("--host NAME is needed: the broker's name as the tables reach it")
     if args.tables is not None and not 0 < args.tables <= 1000:
         raise UsageError(f"--tables {args.tables}: expected 1 to 1000")
     tables = args.table or [f"table-{n}" for n in range(1, args.tables + 1)]

@@ -3,10 +3,10 @@
 Without `--headless` it opens the desktop simulation (`firmware.sim.app`, imported only then:
 Textual takes a while to load on a Pi), which reports to the café's broker as the service does
 when the config has `[fleet]`, so that a person can play a table by hand and watch the café
-view. `--headless --script FILE` plays a script and prints its dumps; it reports to no broker (a
-virtual clock plays it faster than real time, and the same every time) and says so in one line.
-A state directory it cannot enter, or an `--oled-png` folder it cannot write, exits 2 before
-anything is played.
+view (and says, once the window is closed, why it could not report). `--headless --script
+FILE` plays a script and prints its dumps; it reports to no broker (a virtual clock plays it
+faster than real time, and the same every time) and says so in one line. A state directory it
+cannot enter, or an `--oled-png` folder it cannot write, exits 2 before anything is played.
 """
 
 from __future__ import annotations
@@ -73,12 +73,15 @@ def _run_window(args: argparse.Namespace, config: TableConfig) -> int:
         # Said before the window takes the screen, so that it is still there after it.
         print(f"codenames-table sim: reporting to {fleet.broker} as {fleet.table} ([fleet])")
     try:
-        with reporting(fleet, app.vt.table, app.state_dir, lambda: app.vt.oled.is_up):
+        with reporting(fleet, app.vt.table, app.state_dir, lambda: app.vt.oled.is_up) as publisher:
             app.run()
     finally:
         app.close()
     if app.goodbye:
         print(app.goodbye)
+    if publisher is not None and publisher.problem is not None:
+        # The window hid the log: why the café view did not see this table.
+        print(f"codenames-table sim: fleet: {publisher.problem}")
     return 0
 
 

@@ -1,5 +1,6 @@
 """The fleet on a running table: a `FleetPublisher` made the table's observer for as long as
-the `with` lasts, when the config has `[fleet]`; without it nothing of MQTT is imported."""
+the `with` lasts (and handed to it), when the config has `[fleet]`; without it nothing of MQTT
+is imported."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ import contextlib
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware.errors import UsageError
 from firmware.table.config import FleetConfig
 from firmware.table.game_loop import Table
+
+if TYPE_CHECKING:
+    from firmware.fleet.publisher import FleetPublisher
 
 
 @contextlib.contextmanager
@@ -20,11 +25,12 @@ def reporting(
     state_dir: Path,
     oled_up: Callable[[], bool] = lambda: True,
     led_backend: str = "virtual",
-) -> Iterator[None]:
+) -> Iterator[FleetPublisher | None]:
     """Report `table` to the fleet's broker inside the `with` (before its loop runs);
-    `led_backend` is what drives its LED key."""
+    `led_backend` is what drives its LED key. The `with` gets the publisher, None without
+    `[fleet]`."""
     if fleet is None:
-        yield
+        yield None
         return
     from firmware.fleet.broker import BrokerError
     from firmware.fleet.health import HealthReading
@@ -48,6 +54,6 @@ def reporting(
     table.observer = publisher
     with publisher:
         try:
-            yield
+            yield publisher
         finally:
             table.observer = None

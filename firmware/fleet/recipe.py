@@ -12,6 +12,9 @@ only under `codenames/table-3/` and the view only read `codenames/#`; anonymous 
     DIR/tables/<table>/             fleet.toml ([fleet] for config.toml), mqtt-password, cafe-ca.pem
     DIR/view/                       cafe.env (the café view's unit), mqtt-password, cafe-ca.pem
 
+Tables added later (`--add`) get their own user, ACL entry and folder; the others' passwords and
+the certificates stay as they were.
+
 Passwords exist in clear only in the `mqtt-password` files, each for the one machine that
 needs it, mode 0600.
 """
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from firmware.errors import FirmwareError
+from firmware.fleet.broker import BrokerAddress, BrokerError
 from firmware.fleet.messages import ROOT, TABLE_ID
 
 PBKDF2_ITERATIONS: Final = 101
@@ -194,17 +198,54 @@ def write_recipe(recipe: Recipe, out: Path) -> dict[str, Any]:
     placed.put("view/mqtt-password", passwords[VIEW_USER] + "\n", VIEW_DIR / "mqtt-password", 0o600)
     placed.put("view/cafe.env", view_env(recipe), VIEW_DIR / "cafe.env")
     manifest["view"] = {"username": VIEW_USER, "files": placed.taken()}
-    manifest["tables"] = {}
-    for table in recipe.tables:
-        folder = f"tables/{table}"
-        placed.put(f"{folder}/cafe-ca.pem", ca_text, TABLE_DIR / "cafe-ca.pem")
-        password = passwords[table] + "\n"
-        placed.put(f"{folder}/mqtt-password", password, TABLE_DIR / "mqtt-password", 0o600)
-        placed.put(f"{folder}/fleet.toml", fleet_toml(recipe, table), None)
-        config = f"{folder}/fleet.toml"
-        manifest["tables"][table] = {"username": table, "config": config, "files": placed.taken()}
+    manifest["tables"] = {
+        table: _write_table(placed, recipe, table, ca_text, passwords[table])
+        for table in recipe.tables
+    }
     placed.put("recipe.json", json.dumps(manifest, indent=2) + "\n", None)
     return manifest
+
+
+def add_tables(out: Path, tables: tuple[str, ...]) -> dict[str, Any]:
+    """Add `tables` to the recipe in `out`: their users, ACL entries and folders, the others
+    and the certificates unchanged; returns what recipe.json says now. Install the broker's
+    files again for Mosquitto to know them. `RecipeError` when `out` holds no recipe or a
+    table is there already."""
+    try:
+        manifest: dict[str, Any] = json.loads((out / "recipe.json").read_text(encoding="utf-8"))
+        broker = manifest["broker"]
+        address = BrokerAddress.parse(broker["url"])
+        [passwords_at] = [f["path"] for f in broker["files"] if f["source"] == "broker/passwords"]
+        ca_text = (out / "ca" / "cafe-ca.pem").read_text(encoding="ascii")
+        known = tuple(manifest["tables"])
+    except (OSError, ValueError, KeyError, TypeError, BrokerError) as error:
+        raise RecipeError(f"{out}: not a broker recipe's folder ({error})") from error
+    already = [table for table in tables if table in known]
+    if already:
+        raise RecipeError(f"{', '.join(already)}: in the recipe in {out} already")
+    recipe = Recipe(
+        (*known, *tables), tuple(broker["hosts"]), address.port, Path(passwords_at).parent
+    )
+    passwords = {table: secrets.token_urlsafe(PASSWORD_BYTES) for table in tables}
+    with (out / "broker" / "passwords").open("a", encoding="utf-8") as hashed:
+        hashed.writelines(f"{user}:{password_hash(secret)}\n" for user, secret in passwords.items())
+    (out / "broker" / "acl").write_text(acl(recipe.tables), encoding="utf-8")
+    placed = _Placer(out)
+    for table in tables:
+        manifest["tables"][table] = _write_table(placed, recipe, table, ca_text, passwords[table])
+    placed.put("recipe.json", json.dumps(manifest, indent=2) + "\n", None)
+    return manifest
+
+
+def _write_table(
+    placed: _Placer, recipe: Recipe, table: str, ca_text: str, password: str
+) -> dict[str, Any]:
+    """A table's folder: its CA, password and `[fleet]`; what recipe.json says of it."""
+    folder = f"tables/{table}"
+    placed.put(f"{folder}/cafe-ca.pem", ca_text, TABLE_DIR / "cafe-ca.pem")
+    placed.put(f"{folder}/mqtt-password", password + "\n", TABLE_DIR / "mqtt-password", 0o600)
+    placed.put(f"{folder}/fleet.toml", fleet_toml(recipe, table), None)
+    return {"username": table, "config": f"{folder}/fleet.toml", "files": placed.taken()}
 
 
 class _Placer:

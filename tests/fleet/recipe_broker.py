@@ -18,8 +18,11 @@ from .broker_helpers import Mosquitto
 
 
 @contextlib.contextmanager
-def recipe_broker(tmp_path: Path, tables: tuple[str, ...]) -> Iterator[tuple[Path, Mosquitto]]:
-    """The recipe's folder for `tables` on 127.0.0.1, and its broker, running."""
+def recipe_broker(
+    tmp_path: Path, tables: tuple[str, ...], added: tuple[str, ...] = ()
+) -> Iterator[tuple[Path, Mosquitto]]:
+    """The recipe's folder for `tables` on 127.0.0.1, the `added` ones added to it afterwards,
+    and its broker, running."""
     if mosquitto.binary() is None:
         pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
     out, port = tmp_path / "recipe", mosquitto.free_port()
@@ -28,6 +31,8 @@ def recipe_broker(tmp_path: Path, tables: tuple[str, ...]) -> Iterator[tuple[Pat
     for table in tables:
         command += ["--table", table]
     assert main(command) == 0
+    for table in added:
+        assert main(["broker-recipe", "--out", str(out), "--add", table]) == 0
     conf = (out / "broker" / "mosquitto.conf").read_text()
     # Here only: on loopback, and as root where the test runs as root (the files are its own).
     conf = conf.replace(f"listener {port}\n", f"listener {port} 127.0.0.1\n")

@@ -215,3 +215,39 @@ def test_a_folder_that_holds_anything_is_left_alone(
         "new folder\n"
     )
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_a_table_added_later_has_its_own_user_and_the_others_keep_theirs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with recipe_broker(tmp_path, ("table-1",), added=("table-2",)) as (out, broker):
+        assert "added table-2 to" in capsys.readouterr().out
+        manifest = json.loads((out / "recipe.json").read_text())
+        assert list(manifest["tables"]) == ["table-1", "table-2"]
+        ca = out / "view" / "cafe-ca.pem"
+        view = Listener(broker, ca, (VIEW_USER, secret(out, VIEW_USER)))
+        first = Client(broker, ca, "table-1", secret(out, "table-1"))
+        added = Client(broker, ca, "table-2", secret(out, "table-2"))
+        try:
+            assert first.refused is None and added.refused is None
+            added.publish("codenames/table-1/status", b"forged by table-2")
+            added.publish("codenames/table-2/status", b"its own")
+            assert view.wait_for(lambda m: any(r.payload == b"its own" for r in m))
+            assert [r.payload for r in view.messages] == [b"its own"]
+        finally:
+            for client in (first, added):
+                client.close()
+            view.close()
+
+
+def test_adding_a_table_the_recipe_has_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "recipe"
+    assert main(["broker-recipe", "--tables", "2", "--host", "h", "--out", str(out)]) == 0
+    before = (out / "broker" / "passwords").read_text()
+    assert main(["broker-recipe", "--out", str(out), "--add", "table-2"]) == 2
+    assert capsys.readouterr().err == (
+        f"codenames-table broker-recipe: table-2: in the recipe in {out} already\n"
+    )
+    assert (out / "broker" / "passwords").read_text() == before

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -114,3 +115,31 @@ def test_the_demo_starts_in_one_command_and_stops_with_everything_on_sigint(
         pid for pid in started if alive(pid)
     ]
     assert not folder.exists()
+
+
+def test_a_page_port_taken_ends_the_demo_in_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    if mosquitto.binary() is None:
+        pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "tools.cafe_demo", "--tables", "1"]
+        command += ["--http", f"127.0.0.1:{port}"]
+        with subprocess.Popen(
+            command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        ) as demo:
+            started: set[int] = set()
+            while True:
+                started |= descendants(demo.pid)
+                try:
+                    out, err = demo.communicate(timeout=0.05)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+    assert demo.returncode == 1
+    assert out == ""
+    assert err.startswith("cafe-demo: the view process ended (exit 2)\n"), err
+    assert f"--http 127.0.0.1:{port}: " in err
+    assert len(started) >= 2, started  # the broker and the tables, at least, were started
+    assert not any(alive(pid) for pid in started)

@@ -1,9 +1,10 @@
 """`codenames-table sim` and `[fleet]`: the desktop simulation reports to the broker as the
-service does, so that a person can play a table by hand and watch the café view; a headless
-script reports to none and says so in one line."""
+service does, so that a person can play a table by hand and watch the café view, and says
+why not once its window closes; a headless script reports to none and says so in one line."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from firmware.cli.main import main
 from firmware.sim.app import SimApp
 
 from ..table_scripts import announce
-from .broker_helpers import Listener, Mosquitto
+from .broker_helpers import Listener, Mosquitto, until
 from .test_publisher import TABLE
 
 
@@ -65,3 +66,24 @@ def test_a_headless_script_says_in_one_line_that_it_reports_to_no_broker(
         "codenames-table sim: [fleet] ignored: a headless script plays on a virtual clock; "
         "`run --virtual SCRIPT` reports to the broker in real time\n"
     )
+
+
+def test_a_broker_the_window_cannot_reach_is_said_once_it_closes(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="firmware.fleet.publisher")
+
+    def play_by_hand(app: SimApp) -> None:
+        # The window hides the log while it is open; the table plays on meanwhile.
+        assert until(lambda: any("cannot reach" in r.getMessage() for r in caplog.records))
+        announce(app.vt, detents=0)
+        assert app.vt.table.state.clue == 1
+
+    monkeypatch.setattr(SimApp, "run", play_by_hand)
+    config = fleet_config(tmp_path, "mqtt://127.0.0.1:9")  # nobody listens there
+    assert main(["sim", "--config", str(config), "--state-dir", str(tmp_path / "state")]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("codenames-table sim: fleet: cannot reach the broker mqtt://127.0.0.1:9")
