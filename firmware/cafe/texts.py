@@ -25,12 +25,17 @@ QUIT = NC_("cafe", "Quit")
 HEADINGS: Final = {
     "table": NC_("cafe", "Table"),
     "online": NC_("cafe", "Online"),
+    "mode": NC_("cafe", "Mode"),
     "state": NC_("cafe", "Game"),
     "score": NC_("cafe", "Score"),
+    "times": NC_("cafe", "Time"),
     "health": NC_("cafe", "Health"),
     "last": NC_("cafe", "Last action"),
 }
 """Each column's heading, by its key, in the views' order."""
+BOARD = NC_("cafe", "Board")
+"""The web page's last column: a picture of the covered cards."""
+HISTORY = NC_("cafe", "Games played")
 
 
 def clue_shown(number: object) -> str:
@@ -41,6 +46,14 @@ def clue_shown(number: object) -> str:
 
 ONLINE = NC_("cafe", "online")
 OFFLINE = NC_("cafe", "OFFLINE")
+OFFLINE_STOPPED = NC_("cafe", "OFFLINE since {since}, stopped")
+OFFLINE_VANISHED = NC_("cafe", "OFFLINE since {since}, vanished")
+OFFLINE_SINCE = NC_("cafe", "OFFLINE since {since}")
+NOT_KNOWN = NC_("cafe", "not known")
+"""A table's connection while the café cannot reach the broker: the broker is what is down."""
+MODES: Final = {"standard": NC_("cafe", "Standard"), "coop": NC_("cafe", "Co-op")}
+GAME_LENGTH = NC_("cafe", "game {length}")
+IDLE = NC_("cafe", "idle {idle}")
 
 TEAMS: Final = {"red": NC_("cafe", "Red"), "blue": NC_("cafe", "Blue")}
 PHASES: Final = {
@@ -60,12 +73,16 @@ MATCH = NC_("cafe", "match: {red} {red_wins} {blue} {blue_wins}")
 
 STUCK = NC_("cafe", "stuck pads: {pads}")
 OLED_DOWN = NC_("cafe", "OLED down")
+LEDS_DOWN = NC_("cafe", "LED fault")
+HOT_CPU = NC_("cafe", "CPU hot: {temperature} °C")
 NOT_SAVING = NC_("cafe", "NOT SAVING: {why}")
 ALL_WELL = NC_("cafe", "OK")
 
 NO_TABLES = NC_("cafe", "No table has reported yet")
 TABLES = NC_("cafe", "Tables: {n}")
 IGNORED = NC_("cafe", "Messages ignored: {n}; the latest: {why}")
+DROPPED = NC_("cafe", "Messages dropped: {n} (more than {limit} tables)")
+DOWN_SINCE = NC_("cafe", "since {since}")
 RECONNECTING = NC_("cafe", "Lost the connection to the server; reconnecting…")
 WEB_PAGE = NC_("cafe", "Web page on {url}")
 
@@ -83,6 +100,21 @@ NOT_AN_OBJECT = NC_("cafe", "not a JSON object")
 OTHER_SCHEMA = NC_("cafe", "schema {schema}, not {expected}")
 OTHER_TABLE = NC_("cafe", "its table differs from its topic's")
 BAD_FIELD = NC_("cafe", "{field} missing or of the wrong type")
+
+
+MISSION_WON = "Mission accomplished"
+MISSION_LOST = "Mission failed"
+OPPONENTS_TURN = "Opponent's turn"
+OLED_SCORE = "Score: {score}"
+OURS_THEIRS = "Ours {own} · Theirs {enemy}"
+"""The OLED's own words for a co-op game (`firmware.table.messages`), read from the same
+catalog so that the café says what the table says."""
+
+
+def oled_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
+    """One of the OLED's texts (the catalog's default context) in `catalog`'s language."""
+    text = catalog.gettext(message)
+    return text.format(**fields) if fields else text
 
 
 def cafe_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
