@@ -82,7 +82,7 @@ class CafeApp(App[None]):
         for name, heading in t.HEADINGS.items():
             table.add_column(self._text(heading), key=name)
         self._refresh()
-        self.set_interval(TICK_S, self._refresh)
+        self.set_interval(TICK_S, self._refresh)  # every row: the times move
         if self.web is not None and self._listen is not None:
             await self.web.start(*self._listen)
             url = f"http://{self._listen[0]}:{self._listen[1]}/"
@@ -96,12 +96,11 @@ class CafeApp(App[None]):
 
     def receive(self, topic: str, payload: bytes) -> None:
         """Take one message now (on the app's loop)."""
-        self.cafe.receive(topic, payload)
-        self._refresh()
+        table = self.cafe.receive(topic, payload)
+        self._refresh(set() if table is None else {table})
 
     def on_cafe_app_arrived(self, message: Arrived) -> None:
-        if self.cafe.take():
-            self._refresh()
+        self._refresh(self.cafe.take())
 
     def on_cafe_app_broker_changed(self, message: BrokerChanged) -> None:
         self.cafe.broker(message.up, message.text)
@@ -124,26 +123,27 @@ class CafeApp(App[None]):
     def watch_status(self, text: str) -> None:
         self.query_one("#status", Static).update(Text(text))
 
-    def _refresh(self) -> None:
-        """Bring the rows, their order and the lines up to date, writing only what changed."""
+    def _refresh(self, changed: set[str] | None = None) -> None:
+        """Bring the rows (all, or only the `changed` tables'), their order and the lines up to
+        date, writing only the cells that changed."""
         table = self.query_one("#tables", DataTable)
         cafe = self.cafe
         catalog, now = cafe.catalog, cafe.clock()
-        rows = cafe.rows()
         for gone in self._shown.keys() - cafe.tables.keys():
             table.remove_row(gone)
             del self._shown[gone]
-        for row in rows:
-            cells = tuple(row.cells(catalog, now, cafe.broker_up).values())
-            before = self._shown.get(row.table)
+        names = cafe.tables.keys() if changed is None else changed & cafe.tables.keys()
+        for name in names:
+            cells = tuple(cafe.tables[name].cells(catalog, now, cafe.broker_up).values())
+            before = self._shown.get(name)
             if before is None:
-                table.add_row(*map(Text, cells), key=row.table)
+                table.add_row(*map(Text, cells), key=name)
             else:
                 for column, old, new in zip(t.HEADINGS, before, cells, strict=True):
                     if old != new:
-                        table.update_cell(row.table, column, Text(new))
-            self._shown[row.table] = cells
-        order = [row.table for row in rows]
+                        table.update_cell(name, column, Text(new))
+            self._shown[name] = cells
+        order = [row.table for row in cafe.rows()]
         if order != self._order:
             rank = {name: n for n, name in enumerate(order)}
             table.sort("table", key=lambda cell: rank[cell.plain])

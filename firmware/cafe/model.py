@@ -67,6 +67,11 @@ class TableRow:
     last_event: str = ""
     last_at: float | None = None
     """When the table accepted its last action."""
+    # The words of each part of the row, kept until the part changes (a message replaces
+    # its dict): in a flood of events, only the last action's cell is worded again.
+    _worded: tuple[object, dict[str, str]] | None = field(default=None, repr=False)
+    _game_worded: tuple[object, dict[str, str]] | None = field(default=None, repr=False)
+    _health_worded: tuple[object, str] | None = field(default=None, repr=False)
 
     def alerts(self, catalog: GNUTranslations, broker_up: bool = True) -> list[str]:
         """What staff should act on, worded: offline (only while the broker is reachable: a
@@ -76,19 +81,50 @@ class TableRow:
             shown.append(cafe_text(catalog, t.OFFLINE))
         return shown + _problems(catalog, self.health)
 
+    def needs_look(self, broker_up: bool = True) -> bool:
+        """Whether `alerts` has anything to say (without wording it)."""
+        if broker_up and self.online is False:
+            return True
+        health = self.health
+        if health is None:
+            return False
+        temperature = health.get("cpu_temp_c")
+        return bool(
+            health["stuck_pads"]
+            or not health["oled_up"]
+            or not health["saving"]
+            or health.get("leds_up") is False
+            or (temperature is not None and temperature >= HOT_CPU_C)
+            or health["events_dropped"]
+        )
+
     def cells(self, catalog: GNUTranslations, now: float, broker_up: bool = True) -> dict[str, str]:
         """The row as both views print it, in `catalog`'s language, at wall-clock time `now`:
         table, online, mode, state, score, times, health, last action (the table's own words,
         as sent)."""
+        game, health = self.game, self.health
+        key = (self.online, self.stopped, self.since, broker_up, catalog)
+        if self._worded is None or self._worded[0] != key:
+            self._worded = (key, {"online": self._online(catalog, broker_up)})
+        if self._game_worded is None or self._game_worded[0] is not game:
+            self._game_worded = (
+                game,
+                {
+                    "mode": _mode(catalog, game),
+                    "state": _state(catalog, game),
+                    "score": _score(catalog, game),
+                },
+            )
+        if self._health_worded is None or self._health_worded[0] is not health:
+            problems = "; ".join(_problems(catalog, health))
+            ok = "-" if health is None else cafe_text(catalog, t.ALL_WELL)
+            self._health_worded = (health, problems or ok)
         return {
             "table": self.table,
-            "online": self._online(catalog, broker_up),
-            "mode": _mode(catalog, self.game),
-            "state": _state(catalog, self.game),
-            "score": _score(catalog, self.game),
+            "online": self._worded[1]["online"],
+            **self._game_worded[1],
             "times": self._times(catalog, now),
-            "health": "; ".join(_problems(catalog, self.health))
-            or ("-" if self.health is None else cafe_text(catalog, t.ALL_WELL)),
+            "health": self._health_worded[1],
             "last": self.last_event,
         }
 
@@ -349,10 +385,8 @@ class Cafe:
 
     def rows(self) -> list[TableRow]:
         """Every table heard of: those needing a look first, then in table order."""
-        catalog = self.catalog
         return sorted(
-            self.tables.values(),
-            key=lambda row: (not row.alerts(catalog, self.broker_up), row.table),
+            self.tables.values(), key=lambda row: (not row.needs_look(self.broker_up), row.table)
         )
 
     def summary(self) -> str:
@@ -389,7 +423,7 @@ class Cafe:
                     "id": row.table,
                     "cells": list(row.cells(catalog, now, self.broker_up).values()),
                     "offline": self.broker_up and row.online is not True,
-                    "alert": bool(row.alerts(catalog, self.broker_up)),
+                    "alert": row.needs_look(self.broker_up),
                     "board": None if row.game is None else board(row.game),
                 }
                 for row in self.rows()
