@@ -188,6 +188,11 @@ def _mode(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     return t.worded(catalog, t.MODES, game["mode"])
 
 
+def state_text(catalog: GNUTranslations, game: dict[str, Any]) -> str:
+    """A game's state (or result, when over) in words, as the views show it."""
+    return _state(catalog, game)
+
+
 def _state(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     if game is None:
         return "-"

@@ -8,10 +8,14 @@ import asyncio
 import logging
 import signal
 import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from firmware.cafe import texts as t
+from firmware.cafe.history_page import history_handlers
 from firmware.cafe.model import Cafe
+from firmware.cafe.record import CafeRecord
 from firmware.cafe.subscriber import Subscriber
 from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
@@ -25,21 +29,45 @@ log = logging.getLogger(__name__)
 IGNORED_LOG_EVERY_S: Final = 60.0
 
 
+@dataclass(frozen=True)
+class PageOptions:
+    """How the web page is served: where, under which names, with which token."""
+
+    listen: tuple[str, int]
+    names: tuple[str, ...] = ()
+    token: str | None = None
+
+
 def run_cafe(
     address: BrokerAddress,
     credentials: Credentials,
-    listen: tuple[str, int] | None,
+    page: PageOptions | None,
     terminal: bool,
     language: str,
+    *,
+    record_path: Path | None = None,
 ) -> int:
     """Run the café in `language` until quit (the terminal view) or SIGTERM/SIGINT
-    (`terminal=False`)."""
+    (`terminal=False`), keeping every finished game in the record at `record_path`."""
     cafe = Cafe(language)
-    web = CafeWeb(cafe) if listen is not None else None
-    if terminal:
-        return _run_terminal(cafe, web, address, credentials, listen)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    asyncio.run(_serve(cafe, web, address, credentials, listen))
+    record = None if record_path is None else CafeRecord(record_path)
+    if record is not None:
+        cafe.on_finished = record.finished
+    web = None
+    if page is not None:
+        history, history_csv = (None, None) if record is None else history_handlers(cafe, record)
+        web = CafeWeb(
+            cafe, names=page.names, token=page.token, history=history, history_csv=history_csv
+        )
+    listen = None if page is None else page.listen
+    try:
+        if terminal:
+            return _run_terminal(cafe, web, address, credentials, listen)
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        asyncio.run(_serve(cafe, web, address, credentials, listen))
+    finally:
+        if record is not None:
+            record.close()
     return 0
 
 

@@ -36,6 +36,26 @@ HEADINGS: Final = {
 BOARD = NC_("cafe", "Board")
 """The web page's last column: a picture of the covered cards."""
 HISTORY = NC_("cafe", "Games played")
+CSV = NC_("cafe", "Download as CSV")
+BACK = NC_("cafe", "Back to the tables")
+NO_GAMES = NC_("cafe", "No game has finished yet")
+PER_TABLE = NC_("cafe", "Games per table")
+PER_DAY = NC_("cafe", "Games per day")
+WINS = NC_("cafe", "Wins")
+COOP_RESULTS = NC_("cafe", "Co-op: {won} won, {lost} lost")
+AVERAGE_SCORE = NC_("cafe", "average score {mean} ({confidence} interval {low}–{high})")
+AVERAGE_LENGTH = NC_(
+    "cafe", "Average game: {mean} min ({confidence} interval {low}–{high}; {n} games timed)"
+)
+LATEST_GAMES = NC_("cafe", "Latest games")
+GAME_HEADINGS: Final = {
+    "table": NC_("cafe", "Table"),
+    "ended": NC_("cafe", "Ended"),
+    "mode": NC_("cafe", "Mode"),
+    "result": NC_("cafe", "Result"),
+    "length": NC_("cafe", "Length"),
+}
+"""The history page's list of games, by column."""
 
 
 def clue_shown(number: object) -> str:
