@@ -123,6 +123,30 @@ def flood(
         stop.wait(max(0.0, 0.1 - (time.monotonic() - started)))
 
 
+def time_markers(
+    client: mqtt.Client, page: Page, tables: list[str], markers: int, web_port: int
+) -> tuple[list[float], list[float]]:
+    """Publish `markers` events on `tables` in turn; how long each took to reach the page, and
+    how long the page took to answer after each."""
+    delays = []
+    answers = []
+    for n in range(markers):
+        table = tables[n % len(tables)]
+        words = f"clue {n}"
+        sent = time.monotonic()
+        event = envelope(table, time.time(), action=words, words=[])
+        client.publish(f"codenames/{table}/events", encode(event), qos=1)
+
+        def shown(snapshot: dict[str, Any], table: str = table, words: str = words) -> bool:
+            return any(r["id"] == table and r["cells"][-1] == words for r in snapshot["tables"])
+
+        if page.wait_for(shown, 30):
+            delays.append(time.monotonic() - sent)
+        answers.append(answer_s(web_port))
+        time.sleep(0.25)
+    return delays, answers
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -163,22 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         flooding.start()
         time.sleep(2.0)  # the flood under way
-        delays = []
-        answers = []
-        for n in range(args.markers):
-            table = kept[n % len(kept)]
-            words = f"clue {n}"
-            sent = time.monotonic()
-            event = envelope(table, time.time(), action=words, words=[])
-            client.publish(f"codenames/{table}/events", encode(event), qos=1)
-
-            def shown(snapshot: dict[str, Any], table: str = table, words: str = words) -> bool:
-                return any(r["id"] == table and r["cells"][-1] == words for r in snapshot["tables"])
-
-            if page.wait_for(shown, 30):
-                delays.append(time.monotonic() - sent)
-            answers.append(answer_s(web_port))
-            time.sleep(0.25)
+        delays, answers = time_markers(client, page, kept, args.markers, web_port)
         status = page.latest["status"]
         rss_end = rss_mib(view.pid)
         peak = proc_peak_mib(view.pid)
