@@ -241,7 +241,9 @@ def _score(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     if game["score"]:
         shown += "; " + cafe_text(catalog, t.SCORE, score=game["score"])
     match = game.get("match")  # absent from a table of a version before it
-    if match is None or _coop(game):
+    if match is None or _coop(game) or game["phase"] != "over":
+        # The match's wins between games, as the OLED's footer shows them: in play, the
+        # agents left are what the players look at.
         return shown
     wins = cafe_text(
         catalog,
@@ -429,6 +431,7 @@ class Cafe:
                     "cells": list(row.cells(catalog, now, self.broker_up).values()),
                     "offline": self.broker_up and row.online is not True,
                     "alert": row.needs_look(self.broker_up),
+                    "problem": row.needs_look(broker_up=False),
                     "board": None if row.game is None else board(row.game),
                 }
                 for row in self.rows()

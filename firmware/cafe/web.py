@@ -79,6 +79,7 @@ STYLE: Final = """
 body { font-family: sans-serif; margin: 1em; background: #111; color: #eee; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid #444; padding: .4em .6em; text-align: left; }
+td.table, td.mode { white-space: nowrap; }
 td.offline { color: #f66; font-weight: bold; }
 td.problem { color: #fc4; font-weight: bold; }
 tr.alert td.table { border-left: .3em solid #fc4; }
@@ -122,7 +123,7 @@ function show(snapshot) {
       td.textContent = text;
       td.className = columns[i];
       if (columns[i] === "online" && row.offline) td.classList.add("offline");
-      if (columns[i] === "health" && row.alert) td.classList.add("problem");
+      if (columns[i] === "health" && row.problem) td.classList.add("problem");
       tr.appendChild(td);
     });
     const picture = document.createElement("td");

@@ -17,25 +17,27 @@ from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets.data_table import ColumnKey
 
+from board_rules.codenames import Mode
 from firmware.cafe.app import CafeApp
 from firmware.cafe.model import Cafe
 from firmware.cafe.run import terminal_view
 from firmware.cafe.texts import UNREACHABLE, cafe_text
 from firmware.fleet.broker import BrokerAddress, Credentials
-from firmware.fleet.messages import encode, envelope
+from firmware.fleet.messages import encode, envelope, status_fields
 from firmware.table.i18n import translations
 from firmware.virtual.table import VirtualTable
 
 from ..table_scripts import STILL, announce
 from .broker_helpers import WAIT_S, Mosquitto
 from .test_cafe_model import game_payload
+from .test_cafe_web_staff import HEALTHY, game
 from .test_publisher import publisher_for
 
 
 def test_rows_follow_the_messages() -> None:
     async def scenario() -> None:
         app = CafeApp()
-        async with app.run_test(size=(132, 12)) as pilot:
+        async with app.run_test(size=(150, 14)) as pilot:
             app.connection_changed(True, "connected to mqtt://127.0.0.1")
             app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
             app.receive("codenames/t1/game", game_payload())
@@ -52,10 +54,28 @@ def test_rows_follow_the_messages() -> None:
             assert "Tables: 2" in status and "Messages ignored: 1" in status
             assert "not JSON" in status
             if os.environ.get("CAFE_SCREENSHOT"):
+                await several_tables(app, pilot)
                 app.save_screenshot("cafe-terminal.svg", str(Path(__file__).parents[2] / "docs"))
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+async def several_tables(app: CafeApp, pilot: Pilot[None]) -> None:
+    """A busy evening, for the screenshot: games in play in both modes, a stuck pad, a table
+    stopped and one vanished."""
+    now = time.time()
+    for table, kind, fields in (
+        ("t1", "game", game(Mode.STANDARD, ["clue 2", "touch E3"], 1, now - 400)),
+        ("t1", "health", HEALTHY | {"events_dropped": 0, "cpu_temp_c": 51.0}),
+        ("t3", "status", status_fields(online=True)),
+        ("t3", "game", game(Mode.COOP, ["clue 1"], 2, now - 90)),
+        ("t3", "health", HEALTHY | {"stuck_pads": ["C3"], "events_dropped": 0}),
+        ("t4", "status", status_fields(online=False, stopped=True)),
+        ("t4", "game", game(Mode.STANDARD, [], 3, None)),
+    ):
+        app.receive(f"codenames/{table}/{kind}", encode(envelope(table, now, **fields)))
+    await pilot.pause()
 
 
 VIEW = {

@@ -86,7 +86,7 @@ def test_a_row_and_the_status_line_in_each_language(language: str) -> None:
     cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     team = seen["teams"][json.loads(game_payload())["turn"]]
     assert cells["state"] == seen["state"].format(team=team)
-    assert cells["score"].endswith(seen["match"])
+    assert not cells["score"].endswith(seen["match"])  # the match: only between games
     assert cells["online"] == seen["online"][0]
     assert cells["health"] == seen["health"]
     assert cafe.summary() == seen["status"]
@@ -95,6 +95,7 @@ def test_a_row_and_the_status_line_in_each_language(language: str) -> None:
     cafe.receive("codenames/t1/status", encode(envelope("t1", 2, status="offline")))
     cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     assert cells["state"] == seen["over"]
+    assert cells["score"].endswith(seen["match"])
     assert cells["online"].startswith(seen["online"][1])
     assert cafe.snapshot()["tables"][0]["cells"] == list(cells.values())
 
@@ -107,7 +108,9 @@ def test_counts_take_their_plural_and_unlimited_is_a_sign() -> None:
     cafe.receive("codenames/t1/health", encode(envelope("t1", 1, **health)))
     cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     assert cells["state"].endswith(", pista ∞, quedan ∞")
-    assert cells["score"].endswith("(2 partidas)")
+    over = game(phase="over", winner="red", reason="agents", match=match)
+    cafe.receive("codenames/t1/game", over)
+    assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["score"].endswith("(2 partidas)")
     assert cells["health"] == "1 evento perdido"
     cafe.receive("codenames/t1/game", game(guesses_left=1))
     assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["state"].endswith(", queda 1")
