@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test docs lint typecheck pytest soak bench fleet-bench cafe-demo cafe-service-test key-contrast translations clean install uninstall sim service-test
+.PHONY: test docs lint typecheck pytest soak bench fleet-bench cafe-demo cafe-service-test cafe-flood-bench key-contrast translations clean install uninstall sim service-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -60,6 +60,11 @@ fleet-bench: $(STAMP)
 # CAFE_DEMO_ARGS, e.g. CAFE_DEMO_ARGS="--tables 3 --lang it --http 0.0.0.0:8080".
 cafe-demo: $(STAMP)
 	@$(PY) -m tools.cafe_demo $(CAFE_DEMO_ARGS)
+
+# The café view under a flood (about 1 min): 10,000 tables' retained messages and 1,000 messages
+# a second into `cafe --no-terminal --http`; news-to-page delay, memory, drops, SIGTERM's stop.
+cafe-flood-bench: $(STAMP)
+	@$(PY) -m tools.cafe_flood_bench $(CAFE_FLOOD_BENCH_ARGS)
 
 # The LED key's contrast: the hardest pair of cell states to tell apart at each brightness level,
 # in CIEDE2000 units, also as colour-blind spymasters see it; exits 1 when one is under 12.

@@ -119,7 +119,7 @@ class View:
         self.messages = 0
         self._lock = threading.Lock()
         self._subscriber = Subscriber(
-            BrokerAddress.parse(url), Credentials(), self._receive, lambda text: None
+            BrokerAddress.parse(url), Credentials(), self._receive, lambda up, text: None
         )
         self._subscriber.start()
 

@@ -1,16 +1,22 @@
-"""The café's terminal view (Textual): one row per table, updated as messages arrive, and a line
-saying how the broker connection is and which message was last ignored.
+"""The café's terminal view (Textual): one row per table, those needing a look first, updated
+as messages arrive, and lines saying how the broker is and which message was last ignored.
 
-The app owns the `Cafe` on its event loop; paho's thread hands each message over with
-`call_from_thread`, so the model needs no lock. With `--http`, the web page is served from the
-same loop (`firmware.cafe.web`), so both views always show the same rows.
+The app owns the `Cafe` on its event loop; paho's thread only stores each message in the café's
+inbox and, for the first since the last look, posts `Arrived` (thread-safe, never waiting), so
+a flood costs one pass per wake-up and the model needs no lock. Only the cells that changed are
+written. Every text from the broker is shown as plain text (`rich.text.Text`), never read as
+markup. With `--http`, the web page is served from the same loop (`firmware.cafe.web`), so
+both views always show the same rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Static
 
 from firmware.cafe import texts as t
@@ -18,12 +24,33 @@ from firmware.cafe.model import Cafe
 from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
 
+TICK_S = 1.0
+"""How often the times (game length, idle) are brought up to date."""
+
 
 class CafeApp(App[None]):
     """Every table of the café at a glance, in the café's language (`Cafe.language`)."""
 
     # Textual's palette would speak English only, and a view for the staff has no use for it.
     ENABLE_COMMAND_PALETTE = False
+    CSS = "#broker.down { color: $error; text-style: bold; }"
+
+    status: reactive[str] = reactive("")
+    """The status line: tables, messages dropped or ignored."""
+    connection: reactive[str] = reactive("")
+    """The broker's state in words."""
+    broker_up: reactive[bool] = reactive(False)
+
+    class Arrived(Message):
+        """Messages wait in the café's inbox."""
+
+    class BrokerChanged(Message):
+        """The subscriber's news of the broker."""
+
+        def __init__(self, up: bool, text: str) -> None:
+            super().__init__()
+            self.up = up
+            self.text = text
 
     def __init__(
         self,
@@ -40,9 +67,12 @@ class CafeApp(App[None]):
         self.web = web
         self._listen = listen
         self._on_ready = on_ready
-        self.connection = ""
+        self._shown: dict[str, tuple[str, ...]] = {}
+        """Each row's cells as written in the table, to write only what changed."""
+        self._order: list[str] = []
 
     def compose(self) -> ComposeResult:
+        yield Static(id="broker")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static(id="status")
         yield Footer()
@@ -51,11 +81,12 @@ class CafeApp(App[None]):
         table = self.query_one("#tables", DataTable)
         for name, heading in t.HEADINGS.items():
             table.add_column(self._text(heading), key=name)
-        self._redraw()
+        self._refresh()
+        self.set_interval(TICK_S, self._refresh)  # every row: the times move
         if self.web is not None and self._listen is not None:
             await self.web.start(*self._listen)
             url = f"http://{self._listen[0]}:{self._listen[1]}/"
-            self.notify(self._text(t.WEB_PAGE, url=url))
+            self.notify(self._text(t.WEB_PAGE, url=url), markup=False)
         if self._on_ready is not None:
             self._on_ready()
 
@@ -64,24 +95,64 @@ class CafeApp(App[None]):
             await self.web.close()
 
     def receive(self, topic: str, payload: bytes) -> None:
-        """Take one message (on the app's loop: paho's thread uses `call_from_thread`)."""
-        if self.cafe.receive(topic, payload) is not None or self.cafe.rejected:
-            self._redraw()
-            if self.web is not None:
-                self.web.changed()
+        """Take one message now (on the app's loop)."""
+        table = self.cafe.receive(topic, payload)
+        self._refresh(set() if table is None else {table})
 
-    def connection_changed(self, text: str) -> None:
-        """The broker connection, in words."""
-        self.connection = text
-        self._redraw()
+    def on_cafe_app_arrived(self, message: Arrived) -> None:
+        self._refresh(self.cafe.take())
 
-    def _redraw(self) -> None:
+    def on_cafe_app_broker_changed(self, message: BrokerChanged) -> None:
+        self.cafe.broker(message.up, message.text)
+        self._refresh()
+
+    def connection_changed(self, up: bool, text: str) -> None:
+        """The broker's state, from any thread."""
+        self.post_message(self.BrokerChanged(up, text))
+
+    def arrived(self) -> None:
+        """Messages wait in the café's inbox; from any thread."""
+        self.post_message(self.Arrived())
+
+    def watch_connection(self, text: str) -> None:
+        self.query_one("#broker", Static).update(Text(text))
+
+    def watch_broker_up(self, up: bool) -> None:
+        self.query_one("#broker", Static).set_class(not up, "down")
+
+    def watch_status(self, text: str) -> None:
+        self.query_one("#status", Static).update(Text(text))
+
+    def _refresh(self, changed: set[str] | None = None) -> None:
+        """Bring the rows (all, or only the `changed` tables'), their order and the lines up to
+        date, writing only the cells that changed."""
         table = self.query_one("#tables", DataTable)
-        table.clear()
-        for row in self.cafe.rows():
-            table.add_row(*row.cells(self.cafe.catalog).values(), key=row.table)
-        status = " · ".join(filter(None, (self.cafe.summary(), self.connection)))
-        self.query_one("#status", Static).update(status)
+        cafe = self.cafe
+        catalog, now = cafe.catalog, cafe.clock()
+        for gone in self._shown.keys() - cafe.tables.keys():
+            table.remove_row(gone)
+            del self._shown[gone]
+        names = cafe.tables.keys() if changed is None else changed & cafe.tables.keys()
+        for name in names:
+            cells = tuple(cafe.tables[name].cells(catalog, now, cafe.broker_up).values())
+            before = self._shown.get(name)
+            if before is None:
+                table.add_row(*map(Text, cells), key=name)
+            else:
+                for column, old, new in zip(t.HEADINGS, before, cells, strict=True):
+                    if old != new:
+                        table.update_cell(name, column, Text(new))
+            self._shown[name] = cells
+        order = [row.table for row in cafe.rows()]
+        if order != self._order:
+            rank = {name: n for n, name in enumerate(order)}
+            table.sort("table", key=lambda cell: rank[cell.plain])
+            self._order = order
+        self.status = cafe.summary()
+        self.connection = cafe.broker_line()
+        self.broker_up = cafe.broker_up
+        if self.web is not None:
+            self.web.changed()
 
     def _text(self, message: str, **fields: object) -> str:
         return cafe_text(self.cafe.catalog, message, **fields)

@@ -1,11 +1,15 @@
 """The café's subscription: every table's topics on the broker, each message handed to a
-callback (on paho's thread: the caller passes it on to its own loop), and the connection's
-changes in the café's language."""
+callback (on paho's thread: the caller passes it on to its own loop without waiting for it), and
+the connection's changes in the café's language.
+
+No message can stop paho's thread: whatever a callback raises is logged (at most one line a
+minute) and the thread goes on, so the connection the view shows is the one that delivers."""
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable
 from gettext import GNUTranslations
 from typing import Any
@@ -21,8 +25,13 @@ log = logging.getLogger(__name__)
 TOPICS = f"{ROOT}/+/+"
 
 
+FAULT_LOG_EVERY_S = 60.0
+"""At most one log line a minute for messages a callback failed on: a flood of them must not
+fill the journal."""
+
+
 class Subscriber:
-    """Subscribed to every table while started; `close` it. `on_state(text)` hears of the
+    """Subscribed to every table while started; `close` it. `on_state(up, text)` hears of the
     connection (connected, unreachable, refused and why, lost) in `catalog`'s language
     (English without one), always from paho's thread."""
 
@@ -31,7 +40,7 @@ class Subscriber:
         address: BrokerAddress,
         credentials: Credentials,
         on_message: Callable[[str, bytes], object],
-        on_state: Callable[[str], object],
+        on_state: Callable[[bool, str], object],
         catalog: GNUTranslations | None = None,
     ) -> None:
         self.address = address
@@ -44,12 +53,24 @@ class Subscriber:
         self._client.on_connect_fail = self._unreachable
         self._client.on_message = self._received
         self._client.reconnect_delay_set(1, 10)
+        # A callback's exception is logged by paho rather than ending its thread.
+        self._client.suppress_exceptions = True
         self._closing = False
+        self.faults = 0
+        """Messages a callback failed on (each logged, at most once a minute)."""
+        self._fault_logged = -FAULT_LOG_EVERY_S
 
     def _received(self, client: Any, userdata: object, message: Any) -> None:
         if self._closing:
             return
-        self._on_message(message.topic, bytes(message.payload))
+        try:
+            self._on_message(message.topic, bytes(message.payload))
+        except Exception:  # a message must never end paho's thread
+            self.faults += 1
+            now = time.monotonic()
+            if now - self._fault_logged >= FAULT_LOG_EVERY_S:
+                self._fault_logged = now
+                log.exception("a message could not be taken (%d so far)", self.faults)
 
     def start(self) -> None:
         """Connect in the background; paho retries until `close`."""
@@ -60,27 +81,27 @@ class Subscriber:
         self, client: Any, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         if reason.is_failure:
-            self._say(t.REFUSED, reason=reason)
+            self._say(False, t.REFUSED, reason=reason)
             return
         client.subscribe(TOPICS, qos=1)
-        self._say(t.CONNECTED)
+        self._say(True, t.CONNECTED)
 
     def _unreachable(self, client: Any, userdata: object) -> None:
         # paho calls this when no connection was made at all (refused, no route, a name that
         # does not resolve), before each of its retries; without it the view says
         # "connecting" for ever.
         if not self._closing:
-            self._say(t.UNREACHABLE)
+            self._say(False, t.UNREACHABLE)
 
     def _disconnected(
         self, client: Any, userdata: object, flags: object, reason: Any, props: object
     ) -> None:
         # Closing: the view that would hear it may be gone (and waiting for it would hang).
         if not self._closing:
-            self._say(t.LOST, reason=reason)
+            self._say(False, t.LOST, reason=reason)
 
-    def _say(self, message: str, **fields: object) -> None:
-        self._on_state(cafe_text(self._catalog, message, broker=self.address, **fields))
+    def _say(self, up: bool, message: str, **fields: object) -> None:
+        self._on_state(up, cafe_text(self._catalog, message, broker=self.address, **fields))
 
     def close(self) -> None:
         """Disconnect and stop paho's thread. Idempotent."""

@@ -25,12 +25,37 @@ QUIT = NC_("cafe", "Quit")
 HEADINGS: Final = {
     "table": NC_("cafe", "Table"),
     "online": NC_("cafe", "Online"),
+    "mode": NC_("cafe", "Mode"),
     "state": NC_("cafe", "Game"),
     "score": NC_("cafe", "Score"),
+    "times": NC_("cafe", "Time"),
     "health": NC_("cafe", "Health"),
     "last": NC_("cafe", "Last action"),
 }
 """Each column's heading, by its key, in the views' order."""
+BOARD = NC_("cafe", "Board")
+"""The web page's last column: a picture of the covered cards."""
+HISTORY = NC_("cafe", "Games played")
+CSV = NC_("cafe", "Download as CSV")
+BACK = NC_("cafe", "Back to the tables")
+NO_GAMES = NC_("cafe", "No game has finished yet")
+PER_TABLE = NC_("cafe", "Games per table")
+PER_DAY = NC_("cafe", "Games per day")
+WINS = NC_("cafe", "Wins")
+COOP_RESULTS = NC_("cafe", "Co-op: {won} won, {lost} lost")
+AVERAGE_SCORE = NC_("cafe", "average score {mean} ({confidence} interval {low}–{high})")
+AVERAGE_LENGTH = NC_(
+    "cafe", "Average game: {mean} min ({confidence} interval {low}–{high}; {n} games timed)"
+)
+LATEST_GAMES = NC_("cafe", "Latest games")
+GAME_HEADINGS: Final = {
+    "table": NC_("cafe", "Table"),
+    "ended": NC_("cafe", "Ended"),
+    "mode": NC_("cafe", "Mode"),
+    "result": NC_("cafe", "Result"),
+    "length": NC_("cafe", "Length"),
+}
+"""The history page's list of games, by column."""
 
 
 def clue_shown(number: object) -> str:
@@ -41,6 +66,14 @@ def clue_shown(number: object) -> str:
 
 ONLINE = NC_("cafe", "online")
 OFFLINE = NC_("cafe", "OFFLINE")
+OFFLINE_STOPPED = NC_("cafe", "OFFLINE since {since}, stopped")
+OFFLINE_VANISHED = NC_("cafe", "OFFLINE since {since}, vanished")
+OFFLINE_SINCE = NC_("cafe", "OFFLINE since {since}")
+NOT_KNOWN = NC_("cafe", "not known")
+"""A table's connection while the café cannot reach the broker: the broker is what is down."""
+MODES: Final = {"standard": NC_("cafe", "Standard"), "coop": NC_("cafe", "Co-op")}
+GAME_LENGTH = NC_("cafe", "game {length}")
+IDLE = NC_("cafe", "idle {idle}")
 
 TEAMS: Final = {"red": NC_("cafe", "Red"), "blue": NC_("cafe", "Blue")}
 PHASES: Final = {
@@ -62,12 +95,16 @@ STUCK = NC_("cafe", "stuck pads: {pads}")
 OLED_DOWN = NC_("cafe", "OLED down")
 LED_OFF = NC_("cafe", "LED key off: {why}")
 """`why` is the table's code as sent (`spi-off`, `no-access`…): its journal has the detail."""
+LEDS_DOWN = NC_("cafe", "LED fault")
+HOT_CPU = NC_("cafe", "CPU hot: {temperature} °C")
 NOT_SAVING = NC_("cafe", "NOT SAVING: {why}")
 ALL_WELL = NC_("cafe", "OK")
 
 NO_TABLES = NC_("cafe", "No table has reported yet")
 TABLES = NC_("cafe", "Tables: {n}")
 IGNORED = NC_("cafe", "Messages ignored: {n}; the latest: {why}")
+DROPPED = NC_("cafe", "Messages dropped: {n} (more than {limit} tables)")
+DOWN_SINCE = NC_("cafe", "since {since}")
 RECONNECTING = NC_("cafe", "Lost the connection to the server; reconnecting…")
 WEB_PAGE = NC_("cafe", "Web page on {url}")
 
@@ -85,6 +122,21 @@ NOT_AN_OBJECT = NC_("cafe", "not a JSON object")
 OTHER_SCHEMA = NC_("cafe", "schema {schema}, not {expected}")
 OTHER_TABLE = NC_("cafe", "its table differs from its topic's")
 BAD_FIELD = NC_("cafe", "{field} missing or of the wrong type")
+
+
+MISSION_WON = "Mission accomplished"
+MISSION_LOST = "Mission failed"
+OPPONENTS_TURN = "Opponent's turn"
+OLED_SCORE = "Score: {score}"
+OURS_THEIRS = "Ours {own} · Theirs {enemy}"
+"""The OLED's own words for a co-op game (`firmware.table.messages`), read from the same
+catalog so that the café says what the table says."""
+
+
+def oled_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
+    """One of the OLED's texts (the catalog's default context) in `catalog`'s language."""
+    text = catalog.gettext(message)
+    return text.format(**fields) if fields else text
 
 
 def cafe_text(catalog: GNUTranslations, message: str, **fields: object) -> str:

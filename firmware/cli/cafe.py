@@ -5,6 +5,8 @@ are imported only when it runs."""
 from __future__ import annotations
 
 import argparse
+import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
 from firmware.errors import UsageError
@@ -27,6 +29,25 @@ def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     cafe.add_argument("--password-file", type=Path, help="a file holding its password")
     cafe.add_argument(
         "--no-terminal", action="store_true", help="only the web page (a server for the counter)"
+    )
+    cafe.add_argument(
+        "--http-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the page answers to besides HOST (repeatable; for HOST 0.0.0.0)",
+    )
+    cafe.add_argument(
+        "--token-file",
+        type=Path,
+        help="a file holding the token a browser must give (?token=) when HOST is not loopback",
+    )
+    cafe.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="the SQLite file of the finished games seen (default: cafe-games.sqlite3 in "
+        "$STATE_DIRECTORY, else in ~/.local/state/codenames-table)",
     )
     # Checked when it runs, not by argparse, so that a bad one is a single line.
     cafe.add_argument(
@@ -57,25 +78,53 @@ def run_cafe_command(args: argparse.Namespace) -> int:
         address = BrokerAddress.parse(args.broker)
     except BrokerError as error:
         raise UsageError(f"--broker {error}") from error
-    listen = None
+    page = None
     if args.http is not None:
-        from firmware.cafe.web import parse_listen
+        from firmware.cafe.run import PageOptions
+        from firmware.cafe.web import is_loopback, parse_listen
 
         try:
             listen = parse_listen(args.http)
         except ValueError as error:
             raise UsageError(str(error)) from error
+        token = None if args.token_file is None else _token(args.token_file)
+        if token is None and not is_loopback(listen[0]):
+            raise UsageError(
+                f"--http {args.http}: a page served beyond loopback needs --token-file"
+            )
+        page = PageOptions(listen, tuple(args.http_name), token)
     elif args.no_terminal:
         raise UsageError("--no-terminal needs --http: there would be nothing to see")
     credentials = Credentials(args.ca_file, args.username, args.password_file)
     warning = plain_password_warning(address, args.password_file)
     if warning is not None:
         print(f"codenames-table cafe: warning: {warning}", file=sys.stderr)
+    record = args.record or _default_record(os.environ)
     from firmware.cafe.run import run_cafe
 
     try:
-        return run_cafe(address, credentials, listen, not args.no_terminal, language)
+        return run_cafe(
+            address, credentials, page, not args.no_terminal, language, record_path=record
+        )
     except BrokerError as error:
         raise UsageError(str(error)) from error
-    except OSError as error:  # the web page's port taken, most likely
+    except sqlite3.Error as error:
+        raise UsageError(f"--record {record}: {error}") from error
+    except OSError as error:  # the web page's port taken, or the record's folder
         raise UsageError(f"--http {args.http}: {error.strerror or error}") from error
+
+
+def _token(path: Path) -> str:
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--token-file {path}: cannot be read ({error})") from error
+    if len(token) < 16 or not token.isprintable():
+        raise UsageError(f"--token-file {path}: expected one line of 16 characters or more")
+    return token
+
+
+def _default_record(environ: Mapping[str, str]) -> Path:
+    folder = environ.get("STATE_DIRECTORY")
+    base = Path(folder) if folder else Path.home() / ".local" / "state" / "codenames-table"
+    return base / "cafe-games.sqlite3"

@@ -28,7 +28,14 @@ from board_rules.codenames import GameState
 from firmware.drivers.events import InputEvent, PadReleased, PadStuck
 from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials, new_client, redact
 from firmware.fleet.health import HealthReading
-from firmware.fleet.messages import encode, envelope, public_game, topic
+from firmware.fleet.messages import (
+    LastAction,
+    encode,
+    envelope,
+    public_game,
+    status_fields,
+    topic,
+)
 from firmware.table.config import FleetConfig
 from firmware.table.store_faults import SaveFault
 
@@ -101,6 +108,12 @@ class FleetPublisher:
         self._monotonic = monotonic
         self._wall_clock = wall_clock
         self._latest_game: dict[str, Any] | None = None
+        self._last: LastAction | None = None
+        self._started_at: float | None = None
+        """When the game's first clue was given (None before it, or for a game resumed at start,
+        whose first clue was given before this publisher)."""
+        self._dealt = False
+        """Whether the game in play is waiting for its first clue."""
         self._sent_game: dict[str, Any] | None = None
         self._sent_health: dict[str, Any] | None = None
         self._health_due = 0.0
@@ -139,16 +152,22 @@ class FleetPublisher:
         not_saving: SaveFault | None,
     ) -> None:
         """Note the public state and queue the event."""
-        self.show(state, match)
+        now = self._wall_clock()
+        if action in ("new game", "new match", "undo new game"):
+            # A new deal waits for its first clue; a game brought back began before it.
+            self._started_at, self._dealt = None, action != "undo new game"
+        elif self._dealt and action.startswith("clue"):
+            self._started_at, self._dealt = now, False
+        self._last = LastAction(action, words, now)
+        self._latest_game = public_game(state, match, self._last, self._started_at)
         self._health.not_saving = None if not_saving is None else not_saving.value
-        self._offer(
-            envelope(self.fleet.table, self._wall_clock(), action=action, words=list(words))
-        )
+        self._offer(envelope(self.fleet.table, now, action=action, words=list(words)))
 
     def show(self, state: GameState, match: tuple[int, int]) -> None:
         """Make `state`'s public part and the `match`'s wins (red, blue) the latest `game` (the
         resumed game, at start)."""
-        self._latest_game = public_game(state, match)
+        self._dealt = state.clue is None and not state.covered
+        self._latest_game = public_game(state, match, self._last, self._started_at)
 
     def _offer(self, item: dict[str, Any] | str) -> None:
         try:
@@ -191,7 +210,7 @@ class FleetPublisher:
             if self._resend.is_set() and self._connected.is_set():
                 self._resend.clear()
                 self._sent_game = self._sent_health = None
-                self._publish("status", self._status("online"))
+                self._publish("status", self._status(online=True))
                 self._health_due = now
             self._publish_latest(now)
             wait = self._health_due - now
@@ -221,7 +240,9 @@ class FleetPublisher:
     def _new_client(self) -> mqtt.Client:
         fleet = self.fleet
         client = table_client(fleet, self.address, f"codenames-{fleet.table}")
-        client.will_set(topic(fleet.table, "status"), self._status("offline"), qos=1, retain=True)
+        client.will_set(
+            topic(fleet.table, "status"), self._status(online=False), qos=1, retain=True
+        )
         client.reconnect_delay_set(int(RETRY_FIRST_S), int(RETRY_MAX_S))
         client.max_queued_messages_set(QUEUE_SIZE)
         client.on_connect = self._on_connect
@@ -264,8 +285,9 @@ class FleetPublisher:
             log.warning("fleet: %s; the table plays on", problem)
         self.problem = problem
 
-    def _status(self, status: str) -> bytes:
-        return encode(envelope(self.fleet.table, self._wall_clock(), status=status))
+    def _status(self, online: bool, stopped: bool = False) -> bytes:
+        fields = status_fields(online, stopped)
+        return encode(envelope(self.fleet.table, self._wall_clock(), **fields))
 
     def _publish_latest(self, now: float) -> None:
         # Connected but `online` not yet said again (paho's thread connected since the loop's
@@ -306,7 +328,10 @@ class FleetPublisher:
         if self._connected.is_set():
             # A table shut down on purpose is offline at once, not after the keep-alive.
             info = client.publish(
-                topic(self.fleet.table, "status"), self._status("offline"), qos=1, retain=True
+                topic(self.fleet.table, "status"),
+                self._status(online=False, stopped=True),
+                qos=1,
+                retain=True,
             )
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout=2.0)

@@ -17,44 +17,65 @@ from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets.data_table import ColumnKey
 
+from board_rules.codenames import Mode
 from firmware.cafe.app import CafeApp
 from firmware.cafe.model import Cafe
 from firmware.cafe.run import terminal_view
 from firmware.cafe.texts import UNREACHABLE, cafe_text
 from firmware.fleet.broker import BrokerAddress, Credentials
-from firmware.fleet.messages import encode, envelope
+from firmware.fleet.messages import encode, envelope, status_fields
 from firmware.table.i18n import translations
 from firmware.virtual.table import VirtualTable
 
 from ..table_scripts import STILL, announce
 from .broker_helpers import WAIT_S, Mosquitto
 from .test_cafe_model import game_payload
+from .test_cafe_web_staff import HEALTHY, game
 from .test_publisher import publisher_for
 
 
 def test_rows_follow_the_messages() -> None:
     async def scenario() -> None:
         app = CafeApp()
-        async with app.run_test(size=(132, 12)) as pilot:
+        async with app.run_test(size=(150, 14)) as pilot:
+            app.connection_changed(True, "connected to mqtt://127.0.0.1")
             app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
             app.receive("codenames/t1/game", game_payload())
             app.receive("codenames/t2/status", encode(envelope("t2", 1, status="offline")))
             await pilot.pause()
             table = app.query_one("#tables", DataTable)
             assert table.row_count == 2
-            assert table.get_row("t1")[1] == "online"
-            assert "clue 2" in str(table.get_row("t1")[2])
-            assert table.get_row("t2")[1] == "OFFLINE"
+            assert str(table.get_row("t1")[1]) == "online"
+            assert "clue 2" in str(table.get_row("t1")[3])
+            assert str(table.get_row("t2")[1]).startswith("OFFLINE since ")
             app.receive("codenames/t1/events", b"{not json")
             await pilot.pause()
             status = str(app.query_one("#status", Static).render())
             assert "Tables: 2" in status and "Messages ignored: 1" in status
             assert "not JSON" in status
             if os.environ.get("CAFE_SCREENSHOT"):
+                await several_tables(app, pilot)
                 app.save_screenshot("cafe-terminal.svg", str(Path(__file__).parents[2] / "docs"))
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+async def several_tables(app: CafeApp, pilot: Pilot[None]) -> None:
+    """A busy evening, for the screenshot: games in play in both modes, a stuck pad, a table
+    stopped and one vanished."""
+    now = time.time()
+    for table, kind, fields in (
+        ("t1", "game", game(Mode.STANDARD, ["clue 2", "touch E3"], 1, now - 400)),
+        ("t1", "health", HEALTHY | {"events_dropped": 0, "cpu_temp_c": 51.0}),
+        ("t3", "status", status_fields(online=True)),
+        ("t3", "game", game(Mode.COOP, ["clue 1"], 2, now - 90)),
+        ("t3", "health", HEALTHY | {"stuck_pads": ["C3"], "events_dropped": 0}),
+        ("t4", "status", status_fields(online=False, stopped=True)),
+        ("t4", "game", game(Mode.STANDARD, [], 3, None)),
+    ):
+        app.receive(f"codenames/{table}/{kind}", encode(envelope(table, now, **fields)))
+    await pilot.pause()
 
 
 VIEW = {
@@ -79,19 +100,23 @@ def test_the_view_speaks_the_cafes_language(language: str) -> None:
         # Not started: the subscriber only words the connection here.
         async with app.run_test(size=(132, 12)) as pilot:
             status = app.query_one("#status", Static)
+            broker = app.query_one("#broker", Static)
             # The connection's words: "connecting" until paho's first attempt fails (nothing
             # listens on port 9), then "cannot reach": both in the café's language.
             unreachable = cafe_text(
                 translations(language), UNREACHABLE, broker="mqtt://127.0.0.1:9"
             )
             connection = (f"{connecting} mqtt://127.0.0.1:9", unreachable)
-            assert str(status.render()).startswith(tuple(f"{empty} · {c}" for c in connection))
+            assert str(status.render()) == empty
+            assert str(broker.render()).startswith(connection)
             app.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
             await pilot.pause()
             table = app.query_one("#tables", DataTable)
             assert str(table.columns[ColumnKey("last")].label) == heading
-            assert table.get_row("t1")[1] == online
-            assert str(status.render()).startswith(tuple(f"{tables} · {c}" for c in connection))
+            app.connection_changed(True, "")
+            await pilot.pause()
+            assert str(table.get_row("t1")[1]) == online
+            assert str(status.render()) == tables
             assert app.title == title
             # The footer offers quitting, and nothing of Textual's own (its words are English).
             footer = [key.description for key in app.screen.query(FooterKey)]
@@ -109,7 +134,7 @@ def test_the_view_follows_a_table_through_a_real_broker(broker: Mosquitto, tmp_p
         )
         try:
             async with app.run_test() as pilot:
-                await wait_until(pilot, lambda: "connected to" in app.connection)
+                await wait_until(pilot, lambda: app.broker_up)
                 with (
                     VirtualTable(STILL, tmp_path / "state", rng=random.Random(2)) as vt,
                     publisher_for(broker, tmp_path) as publisher,

@@ -36,16 +36,18 @@ def test_messages_fill_a_tables_row() -> None:
     assert cafe.receive("codenames/t1/health", encode(envelope("t1", 1.0, **health)))
     event = envelope("t1", 1.0, action="clue 2", words=[])
     assert cafe.receive("codenames/t1/events", encode(event))
-    cells = cafe.tables["t1"].cells(cafe.catalog)
+    cafe.broker(True, "connected")
+    cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     assert cells["online"] == "online"
+    assert cells["mode"] == "Standard"
     assert cells["state"].endswith(": guessing, clue 2, 3 left")
-    assert cells["score"].endswith("; match: Red 1 Blue 0 (1 game)")
+    assert "match" not in cells["score"]  # only between games, as on the OLED
     assert cells["health"] == "stuck pads: C3; OLED down; NOT SAVING: disk full"
     assert cells["last"] == "clue 2"
     assert cafe.rejected == 0
-    assert cafe.snapshot()["tables"][0]["problem"]
+    assert cafe.snapshot()["tables"][0]["alert"]
     cafe.receive("codenames/t1/status", encode(envelope("t1", 2.0, status="offline")))
-    assert cafe.tables["t1"].cells(cafe.catalog)["online"] == "OFFLINE"
+    assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["online"].startswith("OFFLINE since ")
 
 
 def test_a_game_without_the_match_of_an_older_table_is_still_read() -> None:
@@ -53,8 +55,8 @@ def test_a_game_without_the_match_of_an_older_table_is_still_read() -> None:
     older = json.loads(game_payload())
     del older["match"]
     assert cafe.receive("codenames/t1/game", encode(older)) == "t1"
-    assert cafe.tables["t1"].cells(cafe.catalog)["score"].startswith("left: ")
-    assert "match" not in cafe.tables["t1"].cells(cafe.catalog)["score"]
+    assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["score"].startswith("left: Red ")
+    assert "match" not in cafe.tables["t1"].cells(cafe.catalog, 2.0)["score"]
 
 
 def with_match(match: object) -> bytes:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from firmware.cafe.model import Cafe
-from firmware.cafe.texts import environment_language
+from firmware.cafe.texts import HEADINGS, environment_language
 from firmware.fleet.messages import encode, envelope
 
 from .test_cafe_model import game_payload
@@ -80,25 +80,27 @@ def game(**changes: Any) -> bytes:
 def test_a_row_and_the_status_line_in_each_language(language: str) -> None:
     seen = SEEN[language]
     cafe = Cafe(language)
+    cafe.broker(True, "")
     assert cafe.summary() == seen["empty"]
     cafe.receive("codenames/t1/status", encode(envelope("t1", 1, status="online")))
     cafe.receive("codenames/t1/game", game_payload())
     health = HEALTH | {"events_dropped": 2, "led_off": "spi-off"}
     cafe.receive("codenames/t1/health", encode(envelope("t1", 1, **health)))
     cafe.receive("codenames/t1/game", b"[1]")
-    cells = cafe.tables["t1"].cells(cafe.catalog)
+    cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     team = seen["teams"][json.loads(game_payload())["turn"]]
     assert cells["state"] == seen["state"].format(team=team)
-    assert cells["score"].endswith(seen["match"])
+    assert not cells["score"].endswith(seen["match"])  # the match: only between games
     assert cells["online"] == seen["online"][0]
     assert cells["health"] == seen["health"]
     assert cafe.summary() == seen["status"]
     assert cafe.snapshot()["status"] == seen["status"]
     cafe.receive("codenames/t1/game", game(phase="over", winner="blue", reason="assassin"))
     cafe.receive("codenames/t1/status", encode(envelope("t1", 2, status="offline")))
-    cells = cafe.tables["t1"].cells(cafe.catalog)
+    cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     assert cells["state"] == seen["over"]
-    assert cells["online"] == seen["online"][1]
+    assert cells["score"].endswith(seen["match"])
+    assert cells["online"].startswith(seen["online"][1])
     assert cafe.snapshot()["tables"][0]["cells"] == list(cells.values())
 
 
@@ -108,29 +110,32 @@ def test_counts_take_their_plural_and_unlimited_is_a_sign() -> None:
     cafe.receive("codenames/t1/game", game(clue="unlimited", guesses_left="unlimited", match=match))
     health = HEALTH | {"stuck_pads": [], "oled_up": True, "saving": True, "events_dropped": 1}
     cafe.receive("codenames/t1/health", encode(envelope("t1", 1, **health)))
-    cells = cafe.tables["t1"].cells(cafe.catalog)
+    cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
     assert cells["state"].endswith(", pista ∞, quedan ∞")
-    assert cells["score"].endswith("(2 partidas)")
+    over = game(phase="over", winner="red", reason="agents", match=match)
+    cafe.receive("codenames/t1/game", over)
+    assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["score"].endswith("(2 partidas)")
     assert cells["health"] == "1 evento perdido"
     cafe.receive("codenames/t1/game", game(guesses_left=1))
-    assert cafe.tables["t1"].cells(cafe.catalog)["state"].endswith(", queda 1")
+    assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["state"].endswith(", queda 1")
 
 
 def test_a_code_the_cafe_does_not_know_is_shown_as_sent() -> None:
     cafe = Cafe("it")
     cafe.receive("codenames/t1/game", game(turn="green", phase="sudden_death", clue=None))
-    state = cafe.tables["t1"].cells(cafe.catalog)["state"]
+    state = cafe.tables["t1"].cells(cafe.catalog, 2.0)["state"]
     assert state.startswith("green: sudden_death, ne rest")
     cafe.receive("codenames/t1/game", game(phase="over", winner="green", reason="fog"))
-    assert cafe.tables["t1"].cells(cafe.catalog)["state"] == "green ha vinto (fog)"
+    assert cafe.tables["t1"].cells(cafe.catalog, 2.0)["state"] == "green ha vinto (fog)"
 
 
 def test_health_ok_is_not_a_problem() -> None:
     cafe = Cafe("pt")
+    cafe.broker(True, "")
     health = HEALTH | {"stuck_pads": [], "oled_up": True, "saving": True, "events_dropped": 0}
     cafe.receive("codenames/t1/health", encode(envelope("t1", 1, **health)))
     row = cafe.snapshot()["tables"][0]
-    assert row["cells"][4] == "OK" and not row["problem"]
+    assert row["cells"][list(HEADINGS).index("health")] == "OK" and not row["alert"]
     assert row["offline"]  # no status heard yet: not known to be online
 
 

@@ -37,7 +37,8 @@ def test_a_broker_nobody_answers_for_is_said_to_be_unreachable(language: str) ->
     states: list[str] = []
     said = threading.Event()
 
-    def hear(text: str) -> None:
+    def hear(up: bool, text: str) -> None:
+        assert not up
         states.append(text)
         said.set()
 

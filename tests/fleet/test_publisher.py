@@ -74,13 +74,19 @@ def test_a_played_game_arrives_public_and_never_with_the_key(
         )
         game = listener.latest(topic)
         assert game["schema"] == SCHEMA and game["table"] == TABLE
-        assert {k: v for k, v in game.items() if k not in ("schema", "table", "at")} == (
-            public_game(final, vt.table.match_score)
-        )
+        timed = ("schema", "table", "at", "last", "started_at")
+        assert {k: v for k, v in game.items() if k not in timed} == {
+            k: v for k, v in public_game(final, vt.table.match_score).items() if k not in timed
+        }
         applied = len(vt.table.game.applied)
         assert listener.wait_for(lambda _: len(listener.on(f"codenames/{TABLE}/events")) == applied)
         events = [m.json() for m in listener.on(f"codenames/{TABLE}/events")]
         assert [e["action"] for e in events] == [str(a) for a in vt.table.game.applied]
+        # The game's length runs from its first clue to its last action, as the events say.
+        assert events[0]["action"].startswith("clue")
+        assert game["started_at"] == events[0]["at"]
+        last = events[-1]
+        assert game["last"] == {"action": last["action"], "words": last["words"], "at": last["at"]}
         assert not any(m.retained for m in listener.on(f"codenames/{TABLE}/events"))
         assert publisher.events_dropped == 0
         status = f"codenames/{TABLE}/status"

@@ -76,7 +76,9 @@ def test_a_table_reports_over_tls_with_its_password(
     cafe_password = password_file(tmp_path, "cafe", PASSWORDS["cafe"])
     credentials = Credentials(certificates.ca, "cafe", cafe_password)
     states: list[str] = []
-    subscriber = Subscriber(BrokerAddress.parse(tls_broker.url), credentials, keep, states.append)
+    subscriber = Subscriber(
+        BrokerAddress.parse(tls_broker.url), credentials, keep, lambda up, text: states.append(text)
+    )
     subscriber.start()
     try:
         with (
@@ -103,8 +105,8 @@ def test_a_table_reports_over_tls_with_its_password(
     for topic, payload in heard:
         cafe.receive(topic, payload)
     assert cafe.rejected == 0
-    assert cafe.tables[TABLE].cells(cafe.catalog)["last"] == "clue 2"
-    assert "clue 2" in cafe.tables[TABLE].cells(cafe.catalog)["state"]
+    assert cafe.tables[TABLE].cells(cafe.catalog, 0.0)["last"] == "clue 2"
+    assert "clue 2" in cafe.tables[TABLE].cells(cafe.catalog, 0.0)["state"]
 
 
 @pytest.mark.parametrize(
