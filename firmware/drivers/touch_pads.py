@@ -578,7 +578,10 @@ class TouchPads:
                 if not contact.near and status >> electrode & 1:
                     contact.near = True
                     size = self._size_pf(chip, electrode)
-                    contact.watch = RiseWatch(self._rule, size)
+                    near = self._pf_of(
+                        chip, electrode, self._chip_thresholds(chip, electrode).touch
+                    )
+                    contact.watch = RiseWatch(self._rule, size, near)
                     watching = True
             if watching and self._poll_timer is None and not self._closed:
                 # Read now: this sample is the first of the signal's rise.
@@ -588,12 +591,17 @@ class TouchPads:
         """A calibrated pad's own size threshold in pF (None: the rule's)."""
         switch = switch_of(chip, electrode)
         calibrated = self._thresholds.get(switch) if switch is not None else None
+        return None if calibrated is None else self._pf_of(chip, electrode, calibrated.touch)
+
+    def _pf_of(self, chip: int, electrode: int, counts: int) -> float:
+        """What a drop of `counts` stands for on an electrode read at auto-configuration's
+        target level (infinite for one whose charge is not known)."""
         setup = self._setups[chip]
-        if calibrated is None or setup is None or electrode >= len(setup.charges):
-            return None
+        if setup is None or electrode >= len(setup.charges):
+            return math.inf
         charge = setup.charges[electrode]
         level = _TARGET_COUNTS
-        return added_pf(charge.current_ua, charge.time_us, level, level - calibrated.touch)
+        return added_pf(charge.current_ua, charge.time_us, level, level - counts)
 
     def _poll(self) -> None:
         """One sample of every pad something is near: a finger's signal touches it."""

@@ -19,6 +19,7 @@ at least `size_pf` within `rise_samples` samples, on `confirm` samples in a row.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 
@@ -48,17 +49,6 @@ def added_pf(current_ua: int, time_us: float, baseline: int, data: int) -> float
     return ADC_FULL_SCALE * charge_pc / VDD * (1.0 / data - 1.0 / baseline)
 
 
-def counts_for(current_ua: int, time_us: float, level: int, added: float) -> int:
-    """How many counts below `level` an electrode read at `level` falls when `added` pF join.
-
-    >>> counts_for(16, 0.5, 124, 1.76)
-    10
-    """
-    charge = ADC_FULL_SCALE * current_ua * time_us / VDD
-    own_pf = charge / level
-    return round(level - charge / (own_pf + added))
-
-
 @dataclass(frozen=True)
 class TouchRule:
     """A finger's signal, as opposed to a hand's (see the module's docstring)."""
@@ -81,19 +71,25 @@ class TouchRule:
 class RiseWatch:
     """One electrode's signal, sample by sample, from the moment its chip saw something near."""
 
-    def __init__(self, rule: TouchRule, size_pf: float | None = None) -> None:
+    def __init__(
+        self, rule: TouchRule, size_pf: float | None = None, near_pf: float = math.inf
+    ) -> None:
         self._rule = rule
         self._size_pf = rule.size_pf if size_pf is None else size_pf
+        self._near_pf = near_pf
         self._signal: deque[float] = deque(maxlen=rule.rise_samples + 1)
         self._passed = 0
 
     def add(self, signal_pf: float) -> bool:
         """Take the next sample's signal; True once the finger's rule holds."""
         if not self._signal:
-            # What came before the chip saw something is not known: taken as this first sample,
-            # so that only a rise seen from here counts. The chip's baseline has followed
-            # whatever crept up slowly before (its filter passes small changes straight on).
-            self._signal.extend([signal_pf] * self._rule.rise_samples)
+            # Before the chip's status changed, the signal was under its threshold (`near_pf`):
+            # what came before is taken as that, or as this first sample if it is lower, so
+            # that a finger's step read a few milliseconds late still counts whole, and a hand
+            # that crept up to the threshold shows only what it rises from there. The chip's
+            # baseline has followed whatever crept up slowly before (MHD passes small changes).
+            start = min(signal_pf, self._near_pf)
+            self._signal.extend([start] * self._rule.rise_samples)
         self._signal.append(signal_pf)
         jump = signal_pf - self._signal[0]
         self._passed = self._passed + 1 if jump >= self._size_pf else 0
