@@ -8,7 +8,9 @@ Run from the repository root after changing either:
 
 Each electrode is drawn at scale in its pocket, in its chip's colour, with the chip's address and
 the electrode's number; the three chips below say how their ADDR pin is strapped and which GPIO
-their IRQ line goes to.
+their IRQ line goes to; a section through one pad shows the stack a finger senses through
+(`[touch]` of mechanics.toml), its layers' thicknesses to one scale, with their permittivities
+from the physical model (`firmware.virtual.mpr121_physics`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from svg_drawing import Drawing, write_or_check
 
@@ -25,6 +28,7 @@ from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.pinout import HEADER_PINS
 from firmware.drivers.touch_pads import ADDRESSES, TouchPadsConfig, electrode_of
+from firmware.virtual.mpr121_physics import PERMITTIVITY, SUPPORTED_STACKS
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "touch.svg"
@@ -38,9 +42,51 @@ SCALE = 2.2
 CHIP_COLOURS = ("#1971c2", "#2b8a3e", "#d9480f")
 STRAPS = ("GND", "3.3 V", "SDA")
 """What each chip's ADDR pin is tied to, for 0x5A, 0x5B and 0x5C."""
+STACK_SCALE = 40.0
+"""Pixels per millimetre in the section through a pad: its layers are a millimetre or less."""
+STACK_HEIGHT = 220
+LAYER_COLOURS = {"card": "#e9d3a6", "top": "#9ccbe8", "air": "#e9ecef", "copper": "#c87533"}
 
 
-def render_svg(mechanics: dict[str, dict[str, float]]) -> str:
+def draw_stack(
+    drawing: Drawing, left: float, top: float, touch: dict[str, Any], card: float
+) -> None:
+    """A section through one pad: finger, card, top, air gap, electrode, to one scale."""
+    drawing.text(left, top, "Section through a pad: what the finger senses through", "heading")
+    material, thickness = touch["top"], float(touch["top_thickness"])
+    layers = [
+        ("card", f"card {card:g} mm (εr {PERMITTIVITY['card']:g})", card),
+        ("top", f"top: {material} {thickness:g} mm (εr {PERMITTIVITY[material]:g})", thickness),
+    ]
+    if touch.get("air_gap", 0):
+        layers.append(("air", f"air gap {touch['air_gap']:g} mm (εr 1)", float(touch["air_gap"])))
+    size = f"{touch['pad_width']:g} × {touch['pad_depth']:g} mm"
+    layers.append(("copper", f"electrode: copper tape, {size}, on the top's underside", 0.1))
+    y = top + 40
+    drawing.box(left + 40, y, 60, 18, "#e8b89a")
+    drawing.text(left + 110, y + 14, "fingertip (an 8 mm disc, as touch design guides model it)")
+    y += 22
+    label_y = y
+    for kind, label, mm in layers:
+        height = max(mm * STACK_SCALE, 4.0)
+        drawing.box(left, y, 420, height, LAYER_COLOURS[kind])
+        # Labels one under the other, each led to the middle of its layer.
+        label_y = max(label_y + 18, y + height / 2 + 4)
+        drawing.line((left + 420, y + height / 2), (left + 470, label_y - 4), "#868e96", 1)
+        drawing.text(left + 476, label_y, label, "small")
+        y += height
+    drawing.line((left + 200, y), (left + 200, y + 40), "#c87533", 2)
+    drawing.text(
+        left + 210,
+        y + 30,
+        f"28 AWG wire, {touch['wire_cm']:g} cm, to the MPR121's E pin: most of the pad's 20 pF",
+        "small",
+    )
+    works = ", ".join(SUPPORTED_STACKS)
+    drawing.text(left, y + 60, f"Tops that work: {works}, under a card of 0.3–0.4 mm.", "small")
+
+
+def render_svg(mechanics: dict[str, dict[str, Any]]) -> str:
     """The drawing as SVG text."""
     card, grid = mechanics["card"], mechanics["grid"]
     pocket_w = card["width"] + 2 * grid["clearance"]
@@ -48,7 +94,7 @@ def render_svg(mechanics: dict[str, dict[str, float]]) -> str:
     pitch_x, pitch_y = (pocket_w + grid["rib"]) * SCALE, (pocket_d + grid["rib"]) * SCALE
     left, top = 40.0, 80.0
     width = int(left * 2 + SIZE * pitch_x)
-    height = int(top + SIZE * pitch_y + 300)
+    height = int(top + SIZE * pitch_y + 300 + STACK_HEIGHT)
     drawing = Drawing(width, height)
     drawing.text(left, 36, "Capacitive table: electrodes and MPR121 chips", "title")
     electrode_w = (pocket_w - 2 * ELECTRODE_MARGIN_MM) * SCALE
@@ -105,10 +151,11 @@ def render_svg(mechanics: dict[str, dict[str, float]]) -> str:
         "Chip 3's spare electrodes (E6–E11) stay unconnected.",
         "small",
     )
+    draw_stack(drawing, left, y + 180, dict(mechanics["touch"]), float(card["thickness"]))
     return drawing.serialise()
 
 
-def load_mechanics(path: Path = MECHANICS) -> dict[str, dict[str, float]]:
+def load_mechanics(path: Path = MECHANICS) -> dict[str, dict[str, Any]]:
     with path.open("rb") as file:
         return tomllib.load(file)
 

@@ -472,6 +472,16 @@ def measure_play(
     }
 
 
+def capacitive_touch_to_led(touches: int, *, paced: bool) -> dict[str, float]:
+    """Touch → LED on the capacitive pads (three virtual MPR121s), beside the matrix's: the same
+    games, a finger's step on each card seen through the chips' filters and the finger's rule."""
+    with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
+        figures = measure_play(
+            Path(state), touches=touches, paced=paced, idle_s=0.1, backend="mpr121", held_s=0.1
+        )
+    return dict(figures["touch_to_led_ms"])
+
+
 def startup_probe(state_dir: Path, *, paced: bool, backend: str = "matrix") -> int:
     """The child of `measure_startup`: start a table, say "ready", play a little, report memory.
 
@@ -552,6 +562,10 @@ def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
         "startup_s": STARTUP_BUDGET_S,
         "rss_mb": RSS_BUDGET_MB,
     }
+    if "touch_to_led_ms_mpr121" in figures:
+        # The capacitive pads' figure, beside the matrix's, against the same limit.
+        name = "touch_to_led_ms_mpr121_median"
+        limits[name] = limits["touch_to_led_ms_median"]
     traffic = figures["oled_bytes_per_event"]
     share = traffic["sent"] / traffic["full_frame"] if traffic["full_frame"] else math.inf
     within = {
@@ -567,6 +581,8 @@ def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
         "startup_s": figures["startup_s"] < limits["startup_s"],
         "rss_mb": figures["rss_mb"] < limits["rss_mb"],
     }
+    if "touch_to_led_ms_mpr121" in figures:
+        within[name] = figures["touch_to_led_ms_mpr121"]["median"] <= limits[name]
     return {"budgets": limits, "within_budget": within, "oled_bytes_share": round(share, 3)}
 
 
@@ -590,6 +606,8 @@ def run_bench(
             held_s=held_s,
         )
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
+    if backend == "matrix":
+        figures["touch_to_led_ms_mpr121"] = capacitive_touch_to_led(touches, paced=paced)
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
     # Issue 14: touch → LED with a fleet's broker down and slow, added by
     # tools/bench_broker_faults.py, run as a child since it imports this module.
@@ -616,6 +634,8 @@ def comparison(figures: dict[str, Any]) -> str:
         "startup_s": figures["startup_s"],
         "rss_mb": figures["rss_mb"],
     }
+    if "touch_to_led_ms_mpr121" in figures:
+        measured["touch_to_led_ms_mpr121_median"] = figures["touch_to_led_ms_mpr121"]["median"]
     fleet = [name for name in figures["budgets"] if name.startswith("touch_to_led_ms_broker_")]
     measured |= {name: figures[name.removesuffix("_median")]["median"] for name in fleet}
     lines = []

@@ -7,10 +7,20 @@ of the first chip, E0–E11 of the second, E0 of the third; the five console but
 the third (`BUTTON_ELECTRODES`), so the capacitive table needs no switch at all and the matrix's
 pins are free for the three IRQ lines.
 
-The chips measure, filter and debounce on their own; each pulls its IRQ line low when its touch
-status changes. The table reads the touch status only then (a gpiozero edge callback hands the
-read to the injected clock), so an idle table reads nothing. On every wake-up all three chips
-are read, so that two cards touched at once on different chips are seen together.
+Each chip is configured as the datasheet and AN3889 ask (`configure_chip`): auto-configuration
+with its limits from the supply voltage finds each electrode's charge current and time, so that
+a pad with 30 cm of wire (about 20 pF) reads in the ADC's valid range rather than at the
+driver's fixed 16 µA and 0.5 µs, where a finger through the card is lost in the counts; the
+charge it chose is read back per electrode, and a chip enables only the electrodes wired to it.
+
+The chips measure, filter and track their baselines on their own; each pulls its IRQ line low
+when its touch status changes, its touch threshold set low so that it says "something is near".
+The table reads the touch status only then (a gpiozero edge callback hands the read to the
+injected clock), so an idle table reads nothing. While something is near a pad, its data are
+read every sample and the pad counts as touched only for the signal of a finger on the card,
+not the slower one of a hand held over it (`firmware.drivers.touch_signal`). On every wake-up
+all three chips are read, so that two cards touched at once on different chips are seen
+together.
 
 The events are the switch matrix's: a pad counts once and only alone (`MultiplePads` otherwise,
 and none of them counts until lifted), a pad down longer than `stuck_after_s` is `PadStuck` and
@@ -19,9 +29,9 @@ answering is a fault: its pads are let go, a `TouchChipFault` is reported (the O
 and it is opened again with back-off on the clock (the OLED's way) while the other chips and the
 game go on; a second `TouchChipFault` says when it answers again.
 
-Over 400 lines: three chips, their IRQ lines and the pad rules (count once, refuse two
-together, stuck) that the matrix applies too; sharing those rules with `matrix` is left for
-later.
+Over 600 lines: three chips, their configuration, their IRQ lines, the finger's rule, and the
+pad rules (count once, refuse two together, stuck) that the matrix applies too; sharing those
+rules with `matrix` is left for later.
 """
 
 from __future__ import annotations
@@ -50,6 +60,13 @@ from firmware.drivers.events import (
     pad_of,
     released,
 )
+from firmware.drivers.touch_signal import (
+    VDD,
+    RiseWatch,
+    TouchRule,
+    added_pf,
+    charge_time_us,
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +82,35 @@ BUTTON_ELECTRODES: dict[ConsoleButton, int] = {
     ConsoleButton.TIMER: 5,
 }
 """The console buttons on the third chip's electrodes, after the last card pad (E0)."""
-SAMPLE_MS = 4
-"""The chips' sample period: ESI 2 (CONFIG2 = 0x22, charge time 0.5 µs, 4 samples filter)."""
-CONFIG2_4MS = 0x22
+SAMPLE_MS = 2
+"""The chips' sample period: ESI 2 (CONFIG2 = 0x22: global charge time 0.5 µs, SFI 4 samples)."""
+CONFIG2_4MS = 0x21
+CONFIG1_FFI6 = 0x10
+"""FFI 6 readings a sample (bits 7–6 = 0, as AUTO-CONFIG0's FFI must be), global CDC 16 µA."""
+OOR_STATUS_REGISTER = 0x02
+FALLING_FILTER_REGISTER = 0x2F
+FALLING_FILTER = (0x01, 0x01, 0xFF, 0x02)
+"""MHDF, NHDF, NCLF, FDLF: a touch's direction followed slowly, so a slow approach is not
+learnt as the baseline (the Linux mpr121_touchkey driver's values, after AN3891)."""
 DEBOUNCE_REGISTER = 0x5B
+CONFIG1_REGISTER = 0x5C
 CONFIG2_REGISTER = 0x5D
+ECR_REGISTER = 0x5E
+ELECTRODE_CURRENT_REGISTER = 0x5F
+ELECTRODE_TIME_REGISTER = 0x6C
+AUTO_CONFIG_REGISTER = 0x7B
+AUTO_CONFIG = 0x2B
+"""AUTO-CONFIG0: FFI 6 (as CONFIG1), RETRY 4 times, BVA 10 (as the ECR's CL), ARE and ACE."""
+AUTO_CONFIG_TRIES = 3
+"""Starts before an electrode that auto-configuration cannot bring into range is reported."""
+ECR_RUN = 0x80
+"""CL 10: baseline tracking on, loaded from the first sample's five high bits (as BVA)."""
 TOUCH_THRESHOLD = 12
 RELEASE_THRESHOLD = 6
-"""The driver's defaults: a drop of 12 counts touches, under 6 releases (hysteresis)."""
+"""The driver's defaults, in counts below the baseline: 12 is about 0.4 pF on a 20 pF pad at
+auto-configuration's target level, the finger's rule's own size (`TouchRule`)."""
+FINGER_RULE = TouchRule()
+"""The finger's rule at its defaults (`firmware.drivers.touch_signal`)."""
 RETRY_FIRST_S = 0.5
 RETRY_MAX_S = 30.0
 
@@ -127,17 +165,38 @@ def switch_name(switch: TouchSwitch) -> str:
 
 
 def debounce_register(debounce_ms: float) -> int:
-    """The chips' DEBOUNCE value (DR and DT): as many extra samples as fit in `debounce_ms`.
+    """The chips' DEBOUNCE value: as many extra samples as fit in `debounce_ms` for a release
+    (DR); none for a touch (DT 0), which the finger's rule confirms over its own samples.
 
     >>> hex(debounce_register(30.0))
-    '0x66'
+    '0x60'
     """
     extra = max(0, min(7, math.floor(debounce_ms / SAMPLE_MS) - 1))
-    return extra << 4 | extra
+    return extra << 4
+
+
+def auto_config_limits(vdd: float = VDD) -> tuple[int, int, int]:
+    """The upper and lower limits and the target level of auto-configuration (the top 8 bits of
+    a reading) for the supply `vdd`: USL = (VDD − 0.7) / VDD × 256, TL = USL × 0.9, LSL = USL ×
+    0.65 (AN3889; the Linux mpr121_touchkey driver computes them the same way).
+
+    >>> auto_config_limits(3.3)
+    (201, 130, 180)
+    """
+    usl = int((vdd - 0.7) / vdd * 256)
+    return usl, int(usl * 0.65), int(usl * 0.9)
+
+
+_TARGET_COUNTS = auto_config_limits()[2] << 2
+"""Where auto-configuration brings a reading (10 bits): a calibrated threshold in counts is
+turned into pF there."""
 
 
 class TouchChip(Protocol):
     """What the table uses of `adafruit_mpr121.MPR121`."""
+
+    _i2c: Any
+    """The driver's bus device: the configuration is written through it in one stop."""
 
     def __getitem__(self, key: int) -> Any: ...
 
@@ -149,10 +208,15 @@ class TouchChip(Protocol):
 
     def _write_register_byte(self, register: int, value: int) -> None: ...
 
+    def _read_register_bytes(
+        self, register: int, result: bytearray, length: int | None = None
+    ) -> None: ...
+
 
 @dataclass(frozen=True)
 class PadThresholds:
-    """An electrode's touch and release thresholds, in counts of drop below its baseline."""
+    """A pad's thresholds in counts of drop below its baseline, as the calibration measured
+    them: `touch` is the signal a guess needs on it, `release` the chip's release threshold."""
 
     touch: int = TOUCH_THRESHOLD
     release: int = RELEASE_THRESHOLD
@@ -160,6 +224,12 @@ class PadThresholds:
     def __post_init__(self) -> None:
         if not 0 < self.release < self.touch <= 255:
             raise ValueError("thresholds need 0 < release < touch <= 255 (the hysteresis)")
+
+    def on_chip(self) -> PadThresholds:
+        """The chip's own thresholds: a third of a guess's signal says "something is near" (so
+        that the table reads the rise from its start), and the release under it."""
+        near = max(2, self.touch // 3)
+        return PadThresholds(near, max(1, min(self.release, near - 1)))
 
 
 @dataclass(frozen=True)
@@ -182,9 +252,93 @@ def open_chip(i2c: Any, address: int) -> TouchChip:
     return chip
 
 
+def electrodes_used(chip: int) -> int:
+    """How many electrodes of chip `chip` are wired (E0 up): the others stay disabled.
+
+    >>> [electrodes_used(chip) for chip in range(3)]
+    [12, 12, 6]
+    """
+    return max(e + 1 for e in range(ELECTRODES) if switch_of(chip, e) is not None)
+
+
+@dataclass(frozen=True)
+class Charge:
+    """The charge auto-configuration chose for an electrode, as read back from the chip."""
+
+    current_ua: int
+    time_us: float
+
+    @property
+    def valid(self) -> bool:
+        return self.current_ua > 0 and self.time_us > 0
+
+
+@dataclass(frozen=True)
+class ChipSetup:
+    """A configured chip: each enabled electrode's charge, and those out of range."""
+
+    charges: tuple[Charge, ...]
+    out_of_range: tuple[int, ...]
+
+
+def _write_stopped(chip: TouchChip, register: int, *values: int) -> None:
+    # Through the driver's bus device: its own register write restarts the chip with all 12
+    # electrodes after every byte, and every start runs auto-configuration again.
+    with chip._i2c as device:
+        device.write(bytes([register, *values]))
+
+
+def _read(chip: TouchChip, register: int, count: int) -> bytes:
+    buffer = bytearray(count)
+    chip._read_register_bytes(register, buffer, count)
+    return bytes(buffer)
+
+
+def configure_chip(
+    chip: TouchChip,
+    used: int,
+    thresholds: Sequence[PadThresholds],
+    debounce: int,
+) -> ChipSetup:
+    """Configure a freshly opened chip and start it on its first `used` electrodes.
+
+    In stop mode (the datasheet's rule for every register but the ECR): each electrode's
+    thresholds, the falling baseline filter, the debounce, the filters and the sample period,
+    and auto-configuration (AN3889: limits from the supply, retry, ARE and ACE). The chip
+    configures its electrodes as it starts; the out-of-range status and each electrode's charge
+    current (CDC) and time (CDT) are read back. An electrode out of range is started again up
+    to `AUTO_CONFIG_TRIES` times before it is reported.
+    """
+    usl, lsl, target = auto_config_limits()
+    setup = ChipSetup((), ())
+    for _ in range(AUTO_CONFIG_TRIES):
+        _write_stopped(chip, ECR_REGISTER, 0x00)
+        pairs = [value for limits in thresholds for value in (limits.touch, limits.release)]
+        _write_stopped(chip, 0x41, *pairs)
+        _write_stopped(chip, FALLING_FILTER_REGISTER, *FALLING_FILTER)
+        _write_stopped(chip, DEBOUNCE_REGISTER, debounce, CONFIG1_FFI6, CONFIG2_4MS)
+        _write_stopped(chip, AUTO_CONFIG_REGISTER, AUTO_CONFIG, 0x00, usl, lsl, target)
+        _write_stopped(chip, ECR_REGISTER, ECR_RUN | used)
+        status = int.from_bytes(_read(chip, OOR_STATUS_REGISTER, 2), "little")
+        currents = _read(chip, ELECTRODE_CURRENT_REGISTER, ELECTRODES)
+        times = _read(chip, ELECTRODE_TIME_REGISTER, ELECTRODES // 2)
+        charges = tuple(
+            Charge(currents[e], charge_time_us(times[e // 2] >> (4 * (e % 2)) & 0x07))
+            for e in range(used)
+        )
+        failed = tuple(e for e in range(used) if status >> e & 1 or not charges[e].valid)
+        setup = ChipSetup(charges, failed)
+        if not failed:
+            break
+    return setup
+
+
 @dataclass
 class _Contact:
     switch: TouchSwitch
+    near: bool = False
+    """The chip says something is near (its touch status); the rule decides whether a finger."""
+    watch: RiseWatch | None = None
     down: bool = False
     down_since: float = 0.0
     reported: bool = False
@@ -198,7 +352,8 @@ class TouchPads:
 
     `i2c` is the bus (`VirtualI2C` off the Pi); None opens the Pi's I2C1, the OLED's bus.
     `sink` is called on the clock's thread, never while a lock is held. `thresholds` maps a
-    switch to its own thresholds (from the calibration); the others get `default_thresholds`.
+    switch to its own thresholds (from the calibration); the others get `default_thresholds` as
+    the chip's own and `rule` for the finger's signal.
     """
 
     def __init__(
@@ -215,6 +370,7 @@ class TouchPads:
         default_thresholds: PadThresholds = PadThresholds(),
         thresholds: dict[TouchSwitch, PadThresholds] | None = None,
         chip_factory: Callable[[Any, int], TouchChip] = open_chip,
+        rule: TouchRule = FINGER_RULE,
     ) -> None:
         if len(addresses) != len(ADDRESSES) or len(irq_pins) != len(addresses):
             raise ValueError(f"the touch pads need {len(ADDRESSES)} chips, each with an IRQ pin")
@@ -233,6 +389,9 @@ class TouchPads:
         self._default = default_thresholds
         self._thresholds = dict(thresholds or {})
         self._chip_factory = chip_factory
+        self._rule = rule
+        self._setups: list[ChipSetup | None] = [None] * len(addresses)
+        self._poll_timer: Timer | None = None
         self._lock = threading.Lock()
         self._closed = False
         self._wake: Timer | None = None
@@ -271,8 +430,13 @@ class TouchPads:
 
     @property
     def chips(self) -> tuple[TouchChip | None, ...]:
-        """The open drivers (None for a faulty chip): the calibration reads them."""
+        """The open drivers (None for a faulty chip)."""
         return tuple(self._chips)
+
+    @property
+    def setups(self) -> tuple[ChipSetup | None, ...]:
+        """What auto-configuration chose on each chip (None for a faulty chip)."""
+        return tuple(self._setups)
 
     def close(self) -> None:
         """Stop reading and release the IRQ pins. Idempotent."""
@@ -280,7 +444,7 @@ class TouchPads:
             if self._closed:
                 return
             self._closed = True
-            for timer in (self._wake, *self._retry):
+            for timer in (self._wake, self._poll_timer, *self._retry):
                 if timer is not None:
                     timer.cancel()
             for contact in self._contacts.values():
@@ -300,22 +464,26 @@ class TouchPads:
         address = self._addresses[index]
         try:
             chip = self._chip_factory(self._i2c, address)
-            for electrode in range(ELECTRODES):
-                switch = switch_of(index, electrode)
-                limits = self._thresholds.get(switch, self._default) if switch else self._default
-                chip[electrode].threshold = limits.touch
-                chip[electrode].release_threshold = limits.release
-            # The driver writes these in stop mode and starts the chip again after each.
-            chip._write_register_byte(CONFIG2_REGISTER, CONFIG2_4MS)
-            chip._write_register_byte(DEBOUNCE_REGISTER, self._debounce)
+            used = electrodes_used(index)
+            setup = configure_chip(
+                chip, used, [self._chip_thresholds(index, e) for e in range(used)], self._debounce
+            )
             status = chip.touched()
         except (OSError, RuntimeError, ValueError) as error:
             # The bus device's probe raises ValueError for an address that does not answer, the
             # driver RuntimeError for a chip not in its reset state, a transfer OSError.
             self._failed(index, error if isinstance(error, OSError) else OSError(str(error)))
             return False
+        if setup.out_of_range:
+            names = " ".join(self._name(index, e) for e in setup.out_of_range)
+            log.warning(
+                "touch chip 0x%02x: auto-configuration cannot bring %s into the ADC's range",
+                address,
+                names,
+            )
         with self._lock:
             self._chips[index] = chip
+            self._setups[index] = setup
             self._retry_s[index] = RETRY_FIRST_S
             self._retry[index] = None
             recovered = index in self._fault_told
@@ -326,6 +494,18 @@ class TouchPads:
         self._apply(index, status, events)
         return True
 
+    def _chip_thresholds(self, chip: int, electrode: int) -> PadThresholds:
+        """The chip's own thresholds for an electrode, from its calibrated ones or the
+        defaults."""
+        switch = switch_of(chip, electrode)
+        calibrated = self._thresholds.get(switch) if switch is not None else None
+        return (calibrated or self._default).on_chip()
+
+    @staticmethod
+    def _name(chip: int, electrode: int) -> str:
+        switch = switch_of(chip, electrode)
+        return f"E{electrode}" if switch is None else switch_name(switch)
+
     def _failed(self, index: int, error: OSError) -> None:
         address = self._addresses[index]
         events: list[MatrixEvent] = []
@@ -333,6 +513,7 @@ class TouchPads:
             if self._closed:
                 return
             self._chips[index] = None
+            self._setups[index] = None
             delay = self._retry_s[index]
             self._retry_s[index] = min(delay * 2, RETRY_MAX_S)
             self._retry[index] = self._clock.call_later(delay, lambda: self._reconnect(index))
@@ -381,16 +562,83 @@ class TouchPads:
         self._emit(events)
 
     def _apply(self, chip: int, status: int, events: list[MatrixEvent]) -> None:
-        """Releases then touches of chip `chip` from its touch `status` bits."""
+        """Chip `chip`'s touch `status` bits: a pad nothing is near any more is released; a pad
+        something came near is watched, sample by sample, for a finger's signal."""
         now = self._clock.monotonic()
         with self._lock:
             mine = [(e, c) for (i, e), c in self._contacts.items() if i == chip]
             for electrode, contact in mine:
-                if contact.down and not status >> electrode & 1:
-                    self._open(contact, now, events)
+                if contact.near and not status >> electrode & 1:
+                    contact.near = False
+                    contact.watch = None
+                    if contact.down:
+                        self._open(contact, now, events)
+            watching = False
             for electrode, contact in mine:
-                if not contact.down and status >> electrode & 1:
-                    self._close(contact, now, events)
+                if not contact.near and status >> electrode & 1:
+                    contact.near = True
+                    size = self._size_pf(chip, electrode)
+                    near = self._pf_of(
+                        chip, electrode, self._chip_thresholds(chip, electrode).touch
+                    )
+                    contact.watch = RiseWatch(self._rule, size, near)
+                    watching = True
+            if watching and self._poll_timer is None and not self._closed:
+                # Read now: this sample is the first of the signal's rise.
+                self._poll_timer = self._clock.call_later(0.0, self._poll)
+
+    def _size_pf(self, chip: int, electrode: int) -> float | None:
+        """A calibrated pad's own size threshold in pF (None: the rule's)."""
+        switch = switch_of(chip, electrode)
+        calibrated = self._thresholds.get(switch) if switch is not None else None
+        return None if calibrated is None else self._pf_of(chip, electrode, calibrated.touch)
+
+    def _pf_of(self, chip: int, electrode: int, counts: int) -> float:
+        """What a drop of `counts` stands for on an electrode read at auto-configuration's
+        target level (infinite for one whose charge is not known)."""
+        setup = self._setups[chip]
+        if setup is None or electrode >= len(setup.charges):
+            return math.inf
+        charge = setup.charges[electrode]
+        level = _TARGET_COUNTS
+        return added_pf(charge.current_ua, charge.time_us, level, level - counts)
+
+    def _poll(self) -> None:
+        """One sample of every pad something is near: a finger's signal touches it."""
+        with self._lock:
+            self._poll_timer = None
+            if self._closed:
+                return
+            watched = [
+                (chip, electrode, contact)
+                for (chip, electrode), contact in self._contacts.items()
+                if contact.near and not contact.down and contact.watch is not None
+            ]
+            drivers = list(self._chips)
+            setups = list(self._setups)
+        events: list[MatrixEvent] = []
+        for chip, electrode, contact in watched:
+            driver, setup = drivers[chip], setups[chip]
+            if driver is None or setup is None or electrode >= len(setup.charges):
+                continue
+            try:
+                data = driver.filtered_data(electrode)
+                baseline = driver.baseline_data(electrode)
+            except OSError as error:
+                self._failed(chip, error)
+                continue
+            charge = setup.charges[electrode]
+            signal = added_pf(charge.current_ua, charge.time_us, baseline, data)
+            with self._lock:
+                watch = contact.watch
+                if watch is not None and contact.near and not contact.down and watch.add(signal):
+                    self._close(contact, self._clock.monotonic(), events)
+        self._count_pads(events)
+        with self._lock:
+            still = any(c.near and not c.down for c in self._contacts.values())
+            if still and self._poll_timer is None and not self._closed:
+                self._poll_timer = self._clock.call_later(SAMPLE_MS / 1000, self._poll)
+        self._emit(events)
 
     def _open(self, contact: _Contact, now: float, events: list[MatrixEvent]) -> None:
         contact.down = False

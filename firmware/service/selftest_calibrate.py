@@ -1,14 +1,18 @@
-"""`codenames-table selftest --calibrate`: measure each capacitive pad through its card and
-write its thresholds to the config.
+"""`codenames-table selftest --calibrate`: measure each capacitive pad through its card, a finger
+on it and a hand above it, and write its thresholds to the config.
 
-For each card pad and console button in turn the staff member touches the card lying on it and
-keeps the finger there until the next one is asked for. The step reads the electrode's filtered
-data untouched (the mean of a few reads) and its lowest reading while touched; the difference is
-the pad's signal. Its touch threshold is half of it, its release threshold half of that (the
-hysteresis the chip needs so that a touch does not flicker), so noise a quarter of the signal
-never touches and a finger that loses half its signal through a thicker card still does. A pad
-whose signal is under `MIN_SIGNAL` is named too weak: a bigger electrode, a thinner card or a
-shorter wire is needed, no threshold would tell its touch from noise.
+The chips are configured as the table configures them (`configure_chip`: auto-configuration,
+the charge read back). For each card pad and console button in turn, the step reads the
+electrode every sample (2 ms) three times over: untouched, while the staff member taps the card
+and keeps the finger on it, then while they hold a hand flat about 1 cm above it. What it keeps
+of each is what the finger's rule looks at (`firmware.drivers.touch_signal`): the largest drop
+of the reading within the rule's window (8 ms), in counts. Untouched, that is the noise; a
+finger's is its jump onto the card; a hand's, the fastest it rose.
+
+A pad's touch threshold sits halfway between the larger of noise and hover and the finger's
+jump, its release threshold at a quarter of it. A pad whose finger does not clear the hover and
+the noise by half again (`MARGIN`), or gives under `MIN_SIGNAL` counts, is named with what to
+change: no threshold would tell its finger from a hand.
 
 The thresholds are written to `[input.mpr121] pads` of the config file, the rest of the file
 kept as it is; the file is read back through the config's own checks before it replaces the old.
@@ -22,101 +26,150 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 from board_rules.codenames import ALL_COORDS
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.touch_pads import (
+    ELECTRODES,
+    SAMPLE_MS,
     PadThresholds,
     TouchChip,
     TouchSwitch,
+    configure_chip,
+    debounce_register,
     electrode_of,
+    electrodes_used,
+    open_chip,
     switch_name,
 )
+from firmware.drivers.touch_signal import TouchRule
 from firmware.table.config import parse_config
 
 MIN_SIGNAL = 8
-"""Counts a touch must take off a pad's reading: under it, the pad is too weak."""
-IDLE_READS = 5
-READ_EVERY_S = 0.02
+"""Counts a finger's jump must reach: under it, the pad is too weak."""
+MARGIN = 1.5
+"""How many times the noise and the hover's rise a finger's jump must be."""
+READ_EVERY_S = SAMPLE_MS / 1000
+"""Once a sample: the rule's window is counted in samples."""
+IDLE_S = 0.2
 TOUCH_S = 1.5
-"""How long each pad is read after it is asked for."""
+"""How long each pad is read after it is asked for, with a finger, then with a hand."""
+WINDOW = TouchRule().rise_samples
 SWITCHES: tuple[TouchSwitch, ...] = (*ALL_COORDS, *ConsoleButton)
+Gesture = Literal["finger", "hover"]
 
 
 @dataclass(frozen=True)
 class PadReading:
-    """One pad's measure: its untouched reading and its lowest while touched."""
+    """One pad's measure, in counts: the untouched noise, a finger's jump and a hand's rise."""
 
     switch: TouchSwitch
-    idle: int
-    touched: int
+    noise: int
+    finger: int
+    hover: int
 
     @property
-    def signal(self) -> int:
-        """What a touch takes off the reading."""
-        return self.idle - self.touched
+    def floor(self) -> int:
+        """What a finger must clear: the hand's rise, or the noise if larger."""
+        return max(self.noise, self.hover)
 
     @property
     def weak(self) -> bool:
-        """Too little signal to set thresholds on."""
-        return self.signal < MIN_SIGNAL
+        """Too little margin to tell a finger from a hand or from noise."""
+        return self.finger < MIN_SIGNAL or self.finger < MARGIN * self.floor
 
     def thresholds(self) -> PadThresholds:
-        """Touch at half the signal, release at half of that.
+        """Touch halfway between the floor and the finger, release at a quarter of that.
 
-        >>> PadReading(ConsoleButton.DONE, idle=200, touched=160).thresholds()
-        PadThresholds(touch=20, release=10)
+        >>> PadReading(ConsoleButton.DONE, noise=2, finger=40, hover=12).thresholds()
+        PadThresholds(touch=26, release=6)
         """
-        touch = min(255, max(2, self.signal // 2))
-        return PadThresholds(touch=touch, release=max(1, touch // 2))
+        touch = min(255, max(2, (self.floor + self.finger) // 2))
+        return PadThresholds(touch=touch, release=max(1, touch // 4))
+
+
+def largest_drop(readings: Sequence[int], window: int = WINDOW) -> int:
+    """The largest fall of `readings` within `window` samples (a touch lowers the reading).
+
+    >>> largest_drop([700, 700, 690, 660, 650, 650], window=2)
+    40
+    """
+    drops = [
+        readings[i - step] - readings[i]
+        for i in range(len(readings))
+        for step in range(1, window + 1)
+        if i >= step
+    ]
+    return max([0, *drops])
+
+
+def open_configured(i2c: Any, addresses: Sequence[int]) -> list[TouchChip | None]:
+    """Each chip opened and configured as the table does (None for one that does not answer)."""
+    chips: list[TouchChip | None] = []
+    for index, address in enumerate(addresses):
+        try:
+            chip = open_chip(i2c, address)
+            used = electrodes_used(index)
+            configure_chip(chip, used, [PadThresholds().on_chip()] * used, debounce_register(30.0))
+        except (OSError, RuntimeError, ValueError):
+            chips.append(None)
+            continue
+        chips.append(chip)
+    return chips
+
+
+def _read_for(
+    chip: TouchChip, electrode: int, seconds: float, pause: Callable[[float], None]
+) -> list[int]:
+    readings = []
+    for _ in range(round(seconds / READ_EVERY_S)):
+        pause(READ_EVERY_S)
+        readings.append(chip.filtered_data(electrode))
+    return readings
 
 
 def measure(
     chips: Sequence[TouchChip | None],
     pause: Callable[[float], None],
-    ask: Callable[[TouchSwitch], None],
+    ask: Callable[[TouchSwitch, Gesture], None],
     switches: Sequence[TouchSwitch] = SWITCHES,
 ) -> list[PadReading]:
-    """Read every switch of `switches` on `chips` (a None chip reads 0: no signal), calling
-    `ask` when the finger should go onto it and `pause` between reads."""
+    """Read every switch of `switches` on `chips` (a None chip reads nothing: no signal),
+    calling `ask` when the finger, then the hand, should go onto it and `pause` between reads."""
     readings = []
     for switch in switches:
         chip_index, electrode = electrode_of(switch)
         chip = chips[chip_index]
-        if chip is None:
-            readings.append(PadReading(switch, 0, 0))
+        if chip is None or electrode >= ELECTRODES:
+            readings.append(PadReading(switch, 0, 0, 0))
             continue
-        idle_reads = []
-        for _ in range(IDLE_READS):
-            idle_reads.append(chip.filtered_data(electrode))
-            pause(READ_EVERY_S)
-        idle = round(sum(idle_reads) / len(idle_reads))
-        ask(switch)
-        lowest = idle
-        for _ in range(round(TOUCH_S / READ_EVERY_S)):
-            pause(READ_EVERY_S)
-            lowest = min(lowest, chip.filtered_data(electrode))
-        readings.append(PadReading(switch, idle, lowest))
+        noise = largest_drop(_read_for(chip, electrode, IDLE_S, pause))
+        ask(switch, "finger")
+        finger = largest_drop(_read_for(chip, electrode, TOUCH_S, pause))
+        ask(switch, "hover")
+        hover = largest_drop(_read_for(chip, electrode, TOUCH_S, pause))
+        readings.append(PadReading(switch, noise, finger, hover))
     return readings
 
 
 def report_lines(readings: Sequence[PadReading]) -> list[str]:
-    """One line per pad (its signal and thresholds), then the weak ones named together."""
+    """One line per pad (its figures and thresholds), then the weak ones named together."""
     lines = []
     for reading in readings:
         name = switch_name(reading.switch)
+        figures = f"finger {reading.finger}, hand {reading.hover}, noise {reading.noise}"
         if reading.weak:
-            lines.append(f"{name}: signal {reading.signal}, too weak")
+            lines.append(f"{name}: {figures}, too weak")
         else:
             limits = reading.thresholds()
-            lines.append(
-                f"{name}: signal {reading.signal}, touch {limits.touch}, release {limits.release}"
-            )
+            lines.append(f"{name}: {figures}, touch {limits.touch}, release {limits.release}")
     weak = [switch_name(r.switch) for r in readings if r.weak]
     if weak:
         lines.append(
-            f"too weak (under {MIN_SIGNAL} counts): {' '.join(weak)}: a larger electrode, a "
-            "thinner card or a shorter wire"
+            f"too weak (a finger under {MIN_SIGNAL} counts or under {MARGIN:g} times the hand "
+            f"and the noise): {' '.join(weak)}: a larger electrode, a thinner top or a shorter "
+            "wire"
         )
     return lines
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from firmware.drivers.clock import SystemClock
 from firmware.drivers.events import InputEvent
-from firmware.drivers.touch_pads import TouchChip, open_chip, switch_name
+from firmware.drivers.touch_pads import TouchSwitch, switch_name
 from firmware.errors import UsageError
 from firmware.service.pi_devices import open_pi_devices
 from firmware.service.pi_model import (
@@ -22,7 +22,13 @@ from firmware.service.pi_model import (
     read_model,
 )
 from firmware.service.selftest import QueueRig, SelfTest
-from firmware.service.selftest_calibrate import measure, report_lines, write_thresholds
+from firmware.service.selftest_calibrate import (
+    Gesture,
+    measure,
+    open_configured,
+    report_lines,
+    write_thresholds,
+)
 from firmware.table.config import (
     DEFAULT_PATH,
     ConfigError,
@@ -73,6 +79,14 @@ def run_selftest(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> 
     return 0 if report.ok else EXIT_FAULT
 
 
+def _ask(switch: TouchSwitch, gesture: Gesture) -> None:
+    name = switch_name(switch)
+    if gesture == "finger":
+        print(f"touch {name} and keep touching", flush=True)
+    else:
+        print(f"now hold a hand flat about 1 cm above {name}, without touching", flush=True)
+
+
 def _calibrate(path: Path, inputs: InputConfig) -> int:
     """Measure every pad, write the thresholds of the strong ones to `path`; 1 when a pad is
     too weak or a chip does not answer."""
@@ -81,19 +95,11 @@ def _calibrate(path: Path, inputs: InputConfig) -> int:
 
     if inputs.backend != "mpr121":
         raise UsageError(f'{path}: input.backend: the calibration is for "mpr121" touch pads')
-    bus = _open_board_i2c()
-    chips: list[TouchChip | None] = []
-    for address in inputs.mpr121.addresses:
-        try:
-            chips.append(open_chip(bus, address))
-        except (OSError, RuntimeError, ValueError) as error:
-            print(f"touch chip 0x{address:02x} does not answer: {error}", flush=True)
-            chips.append(None)
-    readings = measure(
-        chips,
-        time.sleep,
-        lambda switch: print(f"touch {switch_name(switch)} and keep touching", flush=True),
-    )
+    chips = open_configured(_open_board_i2c(), inputs.mpr121.addresses)
+    for address, chip in zip(inputs.mpr121.addresses, chips, strict=True):
+        if chip is None:
+            print(f"touch chip 0x{address:02x} does not answer", flush=True)
+    readings = measure(chips, time.sleep, _ask)
     for line in report_lines(readings):
         print(line)
     try:

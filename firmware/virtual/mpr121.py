@@ -11,23 +11,36 @@ how the baseline starts), auto-configuration (0x7B–0x7F, with the out-of-range
 and the soft reset (0x63 written to 0x80). As on the chip, a register other than the ECR and the
 GPIO block can be written only in stop mode; in run mode the write is ignored.
 
-Each electrode is a capacitance: the pad and its wire (`PAD_PF`), plus what a finger adds through
-a card while it touches (`FINGER_PF`). The chip charges it with the charge current for the charge
-time and reads the voltage with a 10-bit ADC: data = 1024 × I × T / (C × VDD), so a touch lowers
-the data, and the chip calls it touched when the baseline minus the data exceeds the touch
+Each electrode is a capacitance (`firmware.virtual.mpr121_physics`): the pad, its wire and the
+strays (`PAD_PF`, the standard build), plus what a finger adds through the card and the top
+(`FINGER_PF`) or what a moving finger or hand adds as it moves (`gesture`). The chip charges it
+with the charge current for the charge time and reads the voltage with a 10-bit ADC (datasheet,
+"Capacitance Sensing"): data = 1024 × I × T / (C × VDD), clipped to 0–1023, so a touch lowers
+the data. The first filter averages FFI such readings (CONFIG1), which divides the readings'
+noise (`noise_counts`, Gaussian, seeded) by √FFI; the second averages the last SFI of those
+(CONFIG2); the chip calls an electrode touched when the baseline minus the data exceeds the touch
 threshold (released when it falls below the release threshold) for the debounce count.
+
+Auto-configuration (AN3889) runs when the chip goes from stop to run with ACE set: for each
+enabled electrode it searches the charge current (and the charge time, unless SCTS) that brings
+the reading between the lower and upper limits, nearest the target, retrying RETRY times, and
+flags the electrodes it cannot bring there (OOR, ACFF); with ARE it configures an electrode
+again when its baseline leaves the limits (ARFF if that fails).
 
 The chip samples every 2^ESI ms on the injected clock. Samples are computed when someone looks
 (a bus transaction) and on a clock timer while something is still changing, never while the
 electrodes are steady: an idle table costs nothing here either.
 
-About 500 lines: the chip's register map and its baseline, threshold, debounce and IRQ
-models, all of which the real driver reads or the table relies on.
+About 600 lines: the chip's register map and its filter, baseline, threshold, debounce,
+auto-configuration and IRQ models, all of which the real driver reads or the table relies on.
 """
 
 from __future__ import annotations
 
+import math
+import random
 import threading
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,15 +49,22 @@ from board_rules.codenames.grid import Coord
 from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.touch_pads import ADDRESSES, TouchSwitch, electrode_of
+from firmware.drivers.touch_signal import VDD, charge_time_us
+from firmware.virtual.mpr121_physics import Gesture, Pad, Stack, electrode_pf, finger_pf
 
 ELECTRODES = 12
 """Sensing electrodes E0–E11 (the 13th, proximity, channel is not modelled: it stays off)."""
-VDD = 3.3
-"""The supply the table gives the chips (the Pi's 3.3 V rail)."""
-PAD_PF = 12.0
-"""A card pad's electrode with its wire, untouched (the standard build, `hardware/README.md`)."""
-FINGER_PF = 3.0
-"""What a fingertip adds through a playing card (about 0.3 mm of card stock)."""
+PAD_PF = electrode_pf(Pad())
+"""A card pad's electrode with its wire and strays, untouched: about 20 pF for the standard
+build's 60 × 35 mm pad and 30 cm of wire (`hardware/mechanics.toml`)."""
+FINGER_PF = finger_pf(Stack(), Pad())
+"""What a finger on the card adds through the standard stack (card on 0.5 mm polycarbonate)."""
+FIRST_FILTER_SAMPLES = (6, 10, 18, 34)
+"""FFI, CONFIG1 bits 7–6: readings averaged by the first filter (datasheet, CONFIG1)."""
+SECOND_FILTER_SAMPLES = (4, 6, 10, 18)
+"""SFI, CONFIG2 bits 4–3: first-filter outputs averaged by the second (datasheet, CONFIG2)."""
+RETRIES = (0, 2, 4, 8)
+"""RETRY, AUTO-CONFIG0 bits 5–4: how often auto-configuration tries again (AN3889)."""
 SOFT_RESET_VALUE = 0x63
 """Written to 0x80, resets the chip as a power cycle does."""
 
@@ -67,6 +87,12 @@ ELECTRODE_TIME = 0x6C
 """CDT of E0–E11, two 3-bit fields a byte, even electrode low (0 takes the global CDT)."""
 GPIO_FIRST, GPIO_LAST = 0x73, 0x7A
 AUTO_CONFIG0 = 0x7B
+AUTO_CONFIG1 = 0x7C
+ACE, ARE = 0x01, 0x02
+SCTS = 0x80
+"""AUTO-CONFIG1: skip the charge time search (keep the global CDT)."""
+ACFF, ARFF = 0x80, 0x40
+"""OOR status bits of 0x03: auto-configuration failed, auto-reconfiguration failed."""
 UPPER_LIMIT, LOWER_LIMIT, TARGET_LEVEL = 0x7D, 0x7E, 0x7F
 SOFT_RESET = 0x80
 REGISTER_COUNT = 0x81
@@ -78,8 +104,8 @@ POWER_ON: dict[int, int] = {CONFIG1: 0x10, CONFIG2: 0x24}
 def adc_counts(capacitance_pf: float, current_ua: int, time_us: float) -> int:
     """The 10-bit reading of an electrode charged with `current_ua` for `time_us`.
 
-    >>> adc_counts(12.0, 16, 0.5)
-    207
+    >>> adc_counts(20.0, 16, 0.5)
+    124
     """
     if current_ua == 0 or time_us == 0:
         return 0
@@ -87,16 +113,13 @@ def adc_counts(capacitance_pf: float, current_ua: int, time_us: float) -> int:
     return max(0, min(1023, round(1024 * volts / VDD)))
 
 
-def charge_time_us(code: int) -> float:
-    """The charge time a 3-bit CDT code stands for: 0.5 µs × 2^(code − 1), 1 to 7."""
-    return 0.5 * 2 ** (code - 1) if code else 0.0
-
-
 @dataclass
 class _Electrode:
     """What the chip keeps for one electrode."""
 
     data: int = 0
+    readings: deque[int] = field(default_factory=deque)
+    """The first filter's last outputs, which the second averages."""
     baseline: int = 0
     """Ten bits inside; the register shows the top eight."""
     touched: bool = False
@@ -139,6 +162,8 @@ class VirtualMPR121:
         *,
         irq: Any = None,
         pad_pf: float | Sequence[float] = PAD_PF,
+        noise_counts: float = 0.0,
+        seed: int = 0,
     ) -> None:
         self._clock = clock
         self._irq = irq
@@ -147,6 +172,13 @@ class VirtualMPR121:
             raise ValueError(f"an MPR121 has {ELECTRODES} electrodes of more than 0 pF")
         self._pad_pf = pads
         self._finger_pf = [0.0] * ELECTRODES
+        self._gestures: list[tuple[float, Gesture] | None] = [None] * ELECTRODES
+        self._moving_until = -math.inf
+        """Until then a gesture changes an electrode: the chip samples on, however steady."""
+        if noise_counts < 0:
+            raise ValueError("noise is an rms figure, 0 or more")
+        self._noise = noise_counts
+        self._random = random.Random(seed)
         self._lock = threading.Lock()
         self._state = _State()
         self._pointer = 0
@@ -165,8 +197,22 @@ class VirtualMPR121:
         """A finger on the card over `electrode` adds `finger_pf`."""
         self._set_finger(electrode, finger_pf)
 
+    def gesture(self, electrode: int, gesture: Gesture) -> None:
+        """A finger or a hand moving over `electrode` from now on (`mpr121_physics`)."""
+        self._check(electrode)
+        with self._lock:
+            self._catch_up()
+            now = self._clock.monotonic()
+            self._gestures[electrode] = (now, gesture)
+            self._moving_until = max(self._moving_until, now + gesture.settles_s)
+            self._keep_awake()
+        self._drive_irq()
+
     def release(self, electrode: int) -> None:
-        """The finger leaves `electrode`."""
+        """The finger or the hand leaves `electrode`."""
+        self._check(electrode)
+        with self._lock:
+            self._gestures[electrode] = None
         self._set_finger(electrode, 0.0)
 
     def set_capacitance(self, electrode: int, pad_pf: float) -> None:
@@ -178,9 +224,15 @@ class VirtualMPR121:
             self._pad_pf[electrode] = pad_pf
             self._keep_awake()
 
-    def capacitance_pf(self, electrode: int) -> float:
-        """What `electrode` measures now, finger included."""
-        return self._pad_pf[electrode] + self._finger_pf[electrode]
+    def capacitance_pf(self, electrode: int, at: float | None = None) -> float:
+        """What `electrode` measures now (or `at` that time), finger and gesture included."""
+        added = self._finger_pf[electrode]
+        moving = self._gestures[electrode]
+        if moving is not None:
+            began, gesture = moving
+            when = self._clock.monotonic() if at is None else at
+            added += gesture.added_pf(max(when - began, 0.0))
+        return self._pad_pf[electrode] + added
 
     @property
     def irq_asserted(self) -> bool:
@@ -195,9 +247,13 @@ class VirtualMPR121:
             self._catch_up()
             return self._read_register(address)
 
-    def _set_finger(self, electrode: int, finger_pf: float) -> None:
+    @staticmethod
+    def _check(electrode: int) -> None:
         if not 0 <= electrode < ELECTRODES:
             raise ValueError(f"an MPR121 has electrodes 0–{ELECTRODES - 1}, not {electrode}")
+
+    def _set_finger(self, electrode: int, finger_pf: float) -> None:
+        self._check(electrode)
         with self._lock:
             self._catch_up()
             self._finger_pf[electrode] = finger_pf
@@ -291,43 +347,67 @@ class VirtualMPR121:
     def _start(self) -> None:
         """Stop to run mode: auto-configure if asked, and take the first sample at once."""
         self._state.first_sample = True
-        if self._state.registers[AUTO_CONFIG0] & 0x01:
-            self._auto_configure()
+        for electrode in self._state.electrodes:
+            electrode.readings.clear()
+        registers = self._state.registers
+        if registers[AUTO_CONFIG0] & ACE:
+            failed = [i for i in range(self._enabled()) if not self._auto_configure(i)]
+            out_of_range = sum(1 << i for i in failed)
+            registers[OOR_STATUS] = out_of_range & 0xFF
+            registers[OOR_STATUS + 1] = (out_of_range >> 8) | (ACFF if failed else 0)
         self._next_sample = self._clock.monotonic()
 
-    def _auto_configure(self) -> None:
-        """Find each electrode's charge current and time that bring its reading (top 8 bits)
-        within the lower and upper limits, nearest the target; or flag it out of range."""
+    def _auto_configure(self, index: int) -> bool:
+        """Find the charge current and time (AN3889) that bring electrode `index`'s reading (top
+        8 bits) within the lower and upper limits, nearest the target, and set them; False when
+        none does, after RETRY more tries (a noisy reading can fail a try that the next passes).
+        """
         registers = self._state.registers
         upper, lower, target = (registers[a] for a in (UPPER_LIMIT, LOWER_LIMIT, TARGET_LEVEL))
-        out_of_range = 0
-        for index in range(self._enabled()):
-            best: tuple[int, int, int] | None = None
-            for cdt in range(1, 8):
+        times = range(1, 8)
+        if registers[AUTO_CONFIG1] & SCTS:
+            times = range(registers[CONFIG2] >> 5, (registers[CONFIG2] >> 5) + 1)
+        capacitance = self.capacitance_pf(index)
+        for _ in range(1 + RETRIES[(registers[AUTO_CONFIG0] >> 4) & 0x03]):
+            best: tuple[float, int, int] | None = None
+            for cdt in times:
                 for cdc in range(1, 64):
-                    level = adc_counts(self._pad_pf[index], cdc, charge_time_us(cdt)) >> 2
+                    level = self._noisy(adc_counts(capacitance, cdc, charge_time_us(cdt))) >> 2
                     if lower <= level <= upper and (best is None or abs(level - target) < best[0]):
                         best = (abs(level - target), cdc, cdt)
-            if best is None:
-                out_of_range |= 1 << index
-                continue
-            _, cdc, cdt = best
-            registers[ELECTRODE_CURRENT + index] = cdc
-            shift = 4 * (index % 2)
-            slot = ELECTRODE_TIME + index // 2
-            registers[slot] = (registers[slot] & ~(0x07 << shift) & 0xFF) | cdt << shift
-        registers[OOR_STATUS] = out_of_range & 0xFF
-        registers[OOR_STATUS + 1] = (out_of_range >> 8) | (0x80 if out_of_range else 0)
+            if best is not None:
+                _, cdc, cdt = best
+                registers[ELECTRODE_CURRENT + index] = cdc
+                shift = 4 * (index % 2)
+                slot = ELECTRODE_TIME + index // 2
+                registers[slot] = (registers[slot] & ~(0x07 << shift) & 0xFF) | cdt << shift
+                return True
+        return False
+
+    def _noisy(self, counts: int) -> int:
+        """A reading with the first filter's share of the noise: rms / √FFI."""
+        if not self._noise:
+            return counts
+        averaged = FIRST_FILTER_SAMPLES[self._state.registers[CONFIG1] >> 6]
+        noise = self._random.gauss(0.0, self._noise / math.sqrt(averaged))
+        return max(0, min(1023, round(counts + noise)))
 
     def _period_s(self) -> float:
         return float(2 ** (self._state.registers[CONFIG2] & 0x07)) / 1000
 
-    def _reading(self, index: int) -> int:
+    def _reading(self, index: int, at: float) -> int:
+        """The second filter's output: the mean of the last SFI first-filter readings."""
         registers = self._state.registers
         current = registers[ELECTRODE_CURRENT + index] or registers[CONFIG1] & 0x3F
         code = (registers[ELECTRODE_TIME + index // 2] >> (4 * (index % 2))) & 0x07
         code = code or registers[CONFIG2] >> 5
-        return adc_counts(self.capacitance_pf(index), current, charge_time_us(code))
+        capacitance = self.capacitance_pf(index, at)
+        reading = self._noisy(adc_counts(capacitance, current, charge_time_us(code)))
+        readings = self._state.electrodes[index].readings
+        readings.append(reading)
+        while len(readings) > SECOND_FILTER_SAMPLES[(registers[CONFIG2] >> 3) & 0x03]:
+            readings.popleft()
+        return round(sum(readings) / len(readings))
 
     def _catch_up(self) -> None:
         """Take every sample due by now; stop early once a sample changes nothing."""
@@ -337,9 +417,10 @@ class VirtualMPR121:
         period = self._period_s()
         while self._next_sample <= now + 1e-9:
             before = self._snapshot()
-            self._sample()
+            self._sample(self._next_sample)
             self._next_sample += period
-            self._steady = self._snapshot() == before
+            moving = self._next_sample <= self._moving_until or self._noise > 0
+            self._steady = self._snapshot() == before and not moving
             if self._steady:
                 # Steady: nothing changes until an electrode or a register does.
                 missed = int((now - self._next_sample) // period) + 1
@@ -351,17 +432,20 @@ class VirtualMPR121:
         return (
             state.status,
             state.first_sample,
-            *(tuple(vars(e).values()) for e in state.electrodes),
+            *(
+                tuple(tuple(v) if isinstance(v, deque) else v for v in vars(e).values())
+                for e in state.electrodes
+            ),
         )
 
-    def _sample(self) -> None:
+    def _sample(self, at: float) -> None:
         state = self._state
         registers = state.registers
         baseline_mode = registers[ECR] >> 6
         status = state.status
         for index in range(self._enabled()):
             electrode = state.electrodes[index]
-            electrode.data = self._reading(index)
+            electrode.data = self._reading(index, at)
             if state.first_sample and baseline_mode == 0b10:
                 electrode.baseline = electrode.data & 0x3E0
             elif state.first_sample and baseline_mode == 0b11:
@@ -369,10 +453,25 @@ class VirtualMPR121:
             elif baseline_mode != 0b01:
                 self._track_baseline(electrode)
             status = self._detect(index, electrode, status)
+            self._reconfigure_if_out_of_range(index, electrode)
         state.first_sample = False
         if status != state.status:
             state.status = status
             self._irq_low = True
+
+    def _reconfigure_if_out_of_range(self, index: int, electrode: _Electrode) -> None:
+        """ARE: an untouched electrode whose baseline left the limits is configured again."""
+        registers = self._state.registers
+        if not registers[AUTO_CONFIG0] & ARE or electrode.touched or self._state.first_sample:
+            return
+        if registers[LOWER_LIMIT] <= electrode.baseline >> 2 <= registers[UPPER_LIMIT]:
+            return
+        if self._auto_configure(index):
+            electrode.readings.clear()
+            electrode.data = electrode.baseline = self._reading(index, self._next_sample)
+        else:
+            registers[OOR_STATUS + index // 8] |= 1 << (index % 8)
+            registers[OOR_STATUS + 1] |= ARFF
 
     def _track_baseline(self, electrode: _Electrode) -> None:
         """The third-level filter: small changes pass at once, a drift in one direction longer
@@ -457,7 +556,8 @@ class VirtualMPR121:
 class VirtualTouchPanel:
     """The capacitive table's three chips on `bus`, their IRQ lines on `pin_factory`'s `irq_pins`:
     the `SwitchMatrixCircuit` of the capacitive backend, with the same press and release calls,
-    so that scripts, the simulation's fingers and the bench touch cards the same way."""
+    so that scripts, the simulation's fingers and the bench touch cards the same way. Every
+    electrode starts at `pad_pf`; `noise_counts` and `seed` are each chip's noise."""
 
     def __init__(
         self,
@@ -466,8 +566,21 @@ class VirtualTouchPanel:
         pin_factory: Any,
         irq_pins: Sequence[int],
         addresses: Sequence[int] = ADDRESSES,
+        *,
+        pad_pf: float = PAD_PF,
+        noise_counts: float = 0.0,
+        seed: int = 0,
     ) -> None:
-        self.chips = [VirtualMPR121(clock, irq=pin_factory.pin(pin)) for pin in irq_pins]
+        self.chips = [
+            VirtualMPR121(
+                clock,
+                irq=pin_factory.pin(pin),
+                pad_pf=pad_pf,
+                noise_counts=noise_counts,
+                seed=seed + index,
+            )
+            for index, pin in enumerate(irq_pins)
+        ]
         for address, chip in zip(addresses, self.chips, strict=True):
             bus.attach(address, chip)
         self._pressed: set[TouchSwitch] = set()
@@ -485,6 +598,13 @@ class VirtualTouchPanel:
         with self._lock:
             self._pressed.add(switch)
         self.chips[chip].touch(electrode)
+
+    def move_over(self, switch: TouchSwitch, gesture: Gesture) -> None:
+        """A finger or a hand moving over a pad or a button (`mpr121_physics`)."""
+        chip, electrode = electrode_of(switch)
+        with self._lock:
+            self._pressed.add(switch)
+        self.chips[chip].gesture(electrode, gesture)
 
     def release_switch(self, switch: TouchSwitch) -> None:
         """Lift the finger from a pad or a button."""

@@ -35,7 +35,7 @@ FIRMWARE = (
 """The firmware's packages (and shared modules), lowest first."""
 TWINS = tuple(
     f"firmware.virtual.{name}"
-    for name in ("encoder", "i2c", "matrix_circuit", "mpr121", "ssd1306", "strip")
+    for name in ("encoder", "i2c", "matrix_circuit", "mpr121", "mpr121_physics", "ssd1306", "strip")
 )
 VIRTUAL_TABLE = ("firmware.virtual.table", "firmware.virtual.script")
 APPS = ("firmware.cli", "firmware.sim", "firmware.coda", "firmware.tui", "firmware.cafe")
@@ -88,6 +88,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # The café's words are in the table's catalogs, one set of translations for both; the
     # catalogs' loader needs nothing of the table.
     "firmware.cafe": ("firmware.table.i18n",),
+    # The touch chip's twin measures the pads its physics describes.
+    "firmware.virtual.mpr121": ("firmware.virtual.mpr121_physics",),
 }
 """Modules a package may import although a rule above forbids their package."""
 

@@ -109,7 +109,7 @@ def test_a_touch_counts_once_and_its_release_tells_how_long(rig: Rig) -> None:
     assert [type(e) for e in rig.events] == [PadPressed, PadReleased]
     pressed, released = rig.events
     assert isinstance(pressed, PadPressed) and pressed.coord == C3
-    assert isinstance(released, PadReleased) and released.held_s == pytest.approx(0.5, abs=0.02)
+    assert isinstance(released, PadReleased) and released.held_s == pytest.approx(0.5, abs=0.04)
 
 
 def test_the_status_is_read_only_when_a_chip_signals_a_change(rig: Rig) -> None:
@@ -193,10 +193,12 @@ def test_thresholds_and_debounce_are_written_to_the_chips() -> None:
     try:
         chip, electrode = electrode_of(C3)
         virtual = made.panel.chips[chip]
-        assert virtual.register(THRESHOLDS + 2 * electrode) == 20
-        assert virtual.register(THRESHOLDS + 2 * electrode + 1) == 9
-        assert virtual.register(THRESHOLDS + 2 * (electrode + 1)) == 12  # the default
-        assert virtual.register(DEBOUNCE_REGISTER) == 0x44  # 5 samples of 4 ms each way
+        # The chip wakes the table at a third of the signal a guess needs on that pad.
+        assert virtual.register(THRESHOLDS + 2 * electrode) == 6
+        assert virtual.register(THRESHOLDS + 2 * electrode + 1) == 5
+        assert virtual.register(THRESHOLDS + 2 * (electrode + 1)) == 4  # the default's third
+        # 7 samples of 2 ms (the most DR holds) to release; a touch is the finger's rule's.
+        assert virtual.register(DEBOUNCE_REGISTER) == 0x70
     finally:
         made.pads.close()
         factory.reset()

@@ -1,6 +1,7 @@
 """The capacitive pads' calibration: each pad measured through the real driver on virtual
-MPR121s (a finger's capacitance added when the pad is asked for), thresholds written to the
-config file and read back by the config's own rules."""
+MPR121s configured as the table configures them, a finger and then a hand moving over it as the
+physical model has them; thresholds written to the config file and read back by the config's
+own rules."""
 
 from __future__ import annotations
 
@@ -12,40 +13,54 @@ from gpiozero.pins.mock import MockFactory
 from board_rules.codenames.grid import Coord
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton
-from firmware.drivers.touch_pads import ADDRESSES, TouchSwitch, electrode_of, open_chip
+from firmware.drivers.touch_pads import ADDRESSES, TouchSwitch
 from firmware.errors import UsageError
 from firmware.service.selftest_calibrate import (
     MIN_SIGNAL,
+    Gesture,
     PadReading,
     measure,
+    open_configured,
     report_lines,
     write_thresholds,
 )
 from firmware.service.selftest_pi import _calibrate
 from firmware.table.config import ConfigError, InputConfig, load_config
 from firmware.virtual.i2c import VirtualI2C
-from firmware.virtual.mpr121 import FINGER_PF, VirtualTouchPanel
+from firmware.virtual.mpr121 import VirtualTouchPanel
+from firmware.virtual.mpr121_physics import (
+    SUPPORTED_STACKS,
+    UNSUPPORTED_STACKS,
+    Pad,
+    finger_press,
+    hand_hover,
+)
 
 C3, D4 = Coord.parse("C3"), Coord.parse("D4")
-WEAK_PF = 0.1
-"""A finger through a card far too thick for its electrode."""
+GOOD = SUPPORTED_STACKS["polycarbonate 0.5 mm"]
+THICK = UNSUPPORTED_STACKS["wood 4 mm"]
+"""D4's top in these tests: too thick for a fingertip to clear a hand above it."""
 
 
 def calibrate(switches: tuple[TouchSwitch, ...]) -> list[PadReading]:
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
-    panel = VirtualTouchPanel(clock, bus, factory, (17, 27, 22))
-    chips = [open_chip(bus, address) for address in ADDRESSES]
-    clock.advance(2.0)
+    panel = VirtualTouchPanel(clock, bus, factory, (17, 27, 22), noise_counts=3.0, seed=5)
+    chips = open_configured(bus, ADDRESSES)
+    clock.advance(1.0)
     touching: list[TouchSwitch] = []
 
-    def ask(switch: TouchSwitch) -> None:
+    def ask(switch: TouchSwitch, gesture: Gesture) -> None:
         for previous in touching:
             panel.release_switch(previous)
+        clock.advance(0.3)
         touching[:] = [switch]
-        chip, electrode = electrode_of(switch)
-        panel.chips[chip].touch(electrode, WEAK_PF if switch == D4 else FINGER_PF)
+        stack = THICK if switch == D4 else GOOD
+        if gesture == "finger":
+            panel.move_over(switch, finger_press(stack, Pad()))
+        else:
+            panel.move_over(switch, hand_hover(stack, Pad(), 10.0, duration_s=0.4))
 
     try:
         return measure(chips, clock.advance, ask, switches)
@@ -53,17 +68,19 @@ def calibrate(switches: tuple[TouchSwitch, ...]) -> list[PadReading]:
         factory.reset()
 
 
-def test_each_pad_gets_thresholds_from_its_signal_and_a_weak_one_is_named() -> None:
+def test_each_pad_gets_thresholds_between_hand_and_finger_and_a_weak_one_is_named() -> None:
     readings = calibrate((C3, D4, ConsoleButton.UNDO))
     strong, weak, button = readings
-    assert strong.signal >= MIN_SIGNAL and not strong.weak
+    assert not strong.weak and not button.weak
+    assert strong.finger >= MIN_SIGNAL
     limits = strong.thresholds()
-    assert limits.release < limits.touch < strong.signal
-    assert button.signal == strong.signal  # the same electrode, card and finger
+    assert strong.floor < limits.touch < strong.finger
+    assert limits.release < limits.touch
     assert weak.weak
     lines = report_lines(readings)
-    assert lines[-1].startswith(f"too weak (under {MIN_SIGNAL} counts): D4:")
-    assert f"C3: signal {strong.signal}, touch {limits.touch}, release {limits.release}" in lines
+    assert lines[-1].startswith("too weak (a finger under 8 counts or under 1.5 times the hand")
+    assert ": D4: a larger electrode, a thinner top or a shorter wire" in lines[-1]
+    assert f"C3: finger {strong.finger}, hand {strong.hover}, noise {strong.noise}, " in lines[0]
 
 
 def test_thresholds_are_written_to_the_config_and_read_back(tmp_path: Path) -> None:

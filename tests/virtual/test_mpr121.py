@@ -36,6 +36,9 @@ from firmware.virtual.mpr121 import (
 
 ADDRESS = 0x5A
 IRQ_PIN = 17
+BARE_FINGER_PF = 6.0
+"""A finger on bare copper: plenty of signal at the driver's fixed charge, for the tests of
+the filters, thresholds and IRQ (a finger through a card is the physics tests' business)."""
 
 
 @dataclass
@@ -119,13 +122,43 @@ def test_only_the_ecr_and_gpio_registers_can_be_written_in_run_mode(rig: Rig) ->
 
 def test_filtered_data_is_the_charge_over_the_capacitance(rig: Rig) -> None:
     driver = rig.driver()
-    rig.samples(1)
+    rig.samples(4)  # the second filter's four samples, all untouched
     volts = 16e-6 * 0.5e-6 / (PAD_PF * 1e-12)
-    assert driver.filtered_data(0) == round(volts * 1024 / VDD)
+    untouched = round(volts * 1024 / VDD)
+    assert driver.filtered_data(0) == untouched
     rig.chip.touch(0)
     rig.samples(1)
-    touched = 16e-6 * 0.5e-6 / ((PAD_PF + FINGER_PF) * 1e-12)
-    assert driver.filtered_data(0) == round(touched * 1024 / VDD)
+    touched = round(16e-6 * 0.5e-6 / ((PAD_PF + FINGER_PF) * 1e-12) * 1024 / VDD)
+    # The second filter averages the last four samples (SFI 4): a step shows a quarter at once.
+    assert driver.filtered_data(0) == round((3 * untouched + touched) / 4)
+    rig.samples(3)
+    assert driver.filtered_data(0) == touched
+
+
+def test_a_reading_clips_at_the_adcs_ten_bits() -> None:
+    assert adc_counts(1.0, 63, 32.0) == 1023
+    assert adc_counts(5000.0, 1, 0.5) == 0
+
+
+def test_noise_is_averaged_by_the_first_filter_and_follows_its_seed() -> None:
+    def readings(seed: int) -> list[int]:
+        clock = VirtualClock()
+        bus = VirtualI2C()
+        chip = VirtualMPR121(clock, noise_counts=6.0, seed=seed)
+        bus.attach(ADDRESS, chip)
+        driver = adafruit_mpr121.MPR121(bus, ADDRESS)
+        values = []
+        for _ in range(200):
+            clock.advance(0.001)
+            values.append(driver.filtered_data(0))
+        return values
+
+    first, again, other = readings(1), readings(1), readings(2)
+    assert first == again != other
+    mean = sum(first) / len(first)
+    rms = (sum((v - mean) ** 2 for v in first) / len(first)) ** 0.5
+    # 6 counts rms, over 6 readings (FFI) then 4 samples (SFI): 6 / √24 ≈ 1.2.
+    assert 0.6 < rms < 2.0
 
 
 def test_the_baseline_starts_from_the_five_high_bits_and_tracks_up_slowly(rig: Rig) -> None:
@@ -148,19 +181,25 @@ def test_a_touch_is_reported_after_the_debounce_and_the_irq_falls_until_read(rig
     rig.samples(1000)
     driver.touched()
     assert not rig.irq.is_active
-    rig.chip.touch(5)
-    rig.samples(2)
-    assert driver.filtered_data(5) < driver.baseline_data(5)
-    assert not rig.irq.is_active
-    rig.samples(1)
-    assert rig.irq.is_active
+    rig.chip.touch(5, BARE_FINGER_PF)
+    seen = []
+    for _ in range(8):
+        rig.samples(1)
+        seen.append(rig.irq.is_active)
+    # The second filter spreads the step over four samples, the driver's fast falling filter
+    # takes a little of it, and DT 2 asks for three samples in a row over the threshold.
+    assert seen.index(True) in (3, 4)
+    assert driver.filtered_data(5) < driver.baseline_data(5) - 12
     assert driver.filtered_data(5)  # reading the data leaves the IRQ line low
     assert rig.irq.is_active
     assert driver.touched() == 1 << 5
     assert not rig.irq.is_active
     rig.chip.release(5)
-    rig.samples(3)
-    assert rig.irq.is_active
+    seen = []
+    for _ in range(8):
+        rig.samples(1)
+        seen.append(rig.irq.is_active)
+    assert seen.index(True) >= 2  # DR 2: three samples in a row under the release threshold
     assert driver.touched() == 0
 
 
@@ -188,8 +227,10 @@ def test_touch_and_release_thresholds_give_hysteresis(rig: Rig) -> None:
 def test_the_baseline_stands_still_while_touched(rig: Rig) -> None:
     driver = rig.driver()
     rig.samples(1000)
+    rig.chip.touch(7, BARE_FINGER_PF)
+    rig.samples(10)  # the falling filter follows the ramp until the touch is seen, then stops
     baseline = driver.baseline_data(7)
-    rig.chip.touch(7)
+    assert driver.touched() == 1 << 7
     rig.samples(5000)
     assert driver.baseline_data(7) == baseline
     assert driver.touched() == 1 << 7

@@ -1,0 +1,249 @@
+"""The capacitive pads on the physical model: real pads, wires and tops under the virtual MPR121s,
+the real `adafruit_mpr121` driver and the table's configuration over them. A finger through a
+card on every supported top is a touch on every pad; a hand held over a card never is; the
+driver's fixed charge would have missed the finger."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import adafruit_mpr121
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from board_rules.codenames import ALL_COORDS
+from firmware.drivers.clock import VirtualClock
+from firmware.drivers.events import (
+    ButtonPressed,
+    ConsoleButton,
+    MatrixEvent,
+    PadPressed,
+    TouchChipFault,
+)
+from firmware.drivers.touch_pads import (
+    ADDRESSES,
+    PadThresholds,
+    TouchPads,
+    TouchSwitch,
+    auto_config_limits,
+    configure_chip,
+    debounce_register,
+    electrode_of,
+)
+from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.mpr121 import (
+    ECR,
+    FILTERED_DATA,
+    OOR_STATUS,
+    VirtualMPR121,
+    VirtualTouchPanel,
+    adc_counts,
+)
+from firmware.virtual.mpr121_physics import (
+    SUPPORTED_STACKS,
+    UNSUPPORTED_STACKS,
+    Pad,
+    Stack,
+    build_from_mechanics,
+    electrode_pf,
+    finger_pf,
+    finger_press,
+    hand_hover,
+)
+
+from ..paths import REPO
+
+IRQ_PINS = (17, 27, 22)
+NOISE_COUNTS = 3.0
+"""rms of one reading: about 0.04 pF on a 20 pF pad once the two filters have averaged it."""
+VALID_LOW, VALID_HIGH = round(0.7 / 3.3 * 1024), round((3.3 - 0.7) / 3.3 * 1024)
+"""The ADC's valid range at 3.3 V: 0.7 V to VDD − 0.7 V (datasheet, AN3889): 217–807 counts."""
+SWITCHES: tuple[TouchSwitch, ...] = (*ALL_COORDS, *ConsoleButton)
+STANDARD = Pad()
+
+
+@dataclass
+class Table:
+    clock: VirtualClock
+    panel: VirtualTouchPanel
+    pads: TouchPads
+    events: list[MatrixEvent]
+
+    def wait(self, seconds: float) -> None:
+        end = self.clock.monotonic() + seconds
+        while (due := self.clock.next_due) is not None and due <= end:
+            self.clock.advance(max(due - self.clock.monotonic(), 0.0))
+        self.clock.advance(max(end - self.clock.monotonic(), 0.0))
+
+    def guesses(self) -> list[MatrixEvent]:
+        return [e for e in self.events if isinstance(e, PadPressed | ButtonPressed)]
+
+
+def wires_cm(seed: int) -> dict[TouchSwitch, float]:
+    """Each electrode's wire, 20 to 50 cm as a layout gives them."""
+    rng = random.Random(seed)
+    return {switch: rng.uniform(20.0, 50.0) for switch in SWITCHES}
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    factory = MockFactory()
+    panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS, noise_counts=NOISE_COUNTS, seed=7)
+    for switch, wire in wires_cm(3).items():
+        chip, electrode = electrode_of(switch)
+        panel.chips[chip].set_capacitance(
+            electrode, electrode_pf(replace(STANDARD, wire_m=wire / 100))
+        )
+    events: list[MatrixEvent] = []
+    pads = TouchPads(clock, events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory)
+    made = Table(clock, panel, pads, events)
+    made.wait(1.0)  # the baselines settle
+    assert not [e for e in events if isinstance(e, TouchChipFault)]
+    events.clear()
+    yield made
+    pads.close()
+    factory.reset()
+
+
+def test_a_real_pad_with_its_wire_is_15_to_30_pf() -> None:
+    assert 19.0 < electrode_pf(STANDARD) < 21.0  # 60 × 35 mm, 30 cm of wire
+    assert 15.0 < electrode_pf(replace(STANDARD, wire_m=0.2)) < electrode_pf(STANDARD)
+    assert electrode_pf(STANDARD) < electrode_pf(replace(STANDARD, wire_m=0.5)) < 30.0
+
+
+def test_the_drivers_fixed_charge_misses_a_finger_through_the_card() -> None:
+    # 16 µA for 0.5 µs, auto-configuration off: what adafruit_mpr121 sets on its own.
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    chip = VirtualMPR121(clock, pad_pf=electrode_pf(STANDARD))
+    bus.attach(ADDRESSES[0], chip)
+    driver = adafruit_mpr121.MPR121(bus, ADDRESSES[0])
+    for _ in range(50):
+        clock.advance(0.001)
+    untouched = driver.filtered_data(0)
+    assert untouched == adc_counts(electrode_pf(STANDARD), 16, 0.5)
+    assert untouched < VALID_LOW  # under the ADC's valid range
+    finger = finger_pf(Stack(), STANDARD)
+    drop = untouched - adc_counts(electrode_pf(STANDARD) + finger, 16, 0.5)
+    assert drop < 12  # under the driver's touch threshold, even were the baseline to stand still
+    chip.touch(0, finger)
+    for _ in range(200):
+        clock.advance(0.001)
+    assert driver.touched() == 0
+
+
+@pytest.mark.parametrize("pad_pf", [15.0, 20.0, 25.0, 30.0, 60.0])
+def test_auto_configuration_brings_every_pad_into_the_valid_range(pad_pf: float) -> None:
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    chip = VirtualMPR121(clock, pad_pf=pad_pf, noise_counts=NOISE_COUNTS, seed=1)
+    bus.attach(ADDRESSES[0], chip)
+    driver = adafruit_mpr121.MPR121(bus, ADDRESSES[0])
+    setup = configure_chip(driver, 12, [PadThresholds()] * 12, debounce_register(30.0))
+    assert setup.out_of_range == ()
+    usl, lsl, _ = auto_config_limits()
+    for _ in range(20):
+        clock.advance(0.004)
+    for electrode, charge in enumerate(setup.charges):
+        data = driver.filtered_data(electrode)
+        assert 4 * lsl <= data <= 4 * usl + 3
+        assert VALID_LOW <= data <= VALID_HIGH
+        # The charge read back is the one the chip uses: it gives the reading.
+        expected = adc_counts(pad_pf, charge.current_ua, charge.time_us)
+        assert abs(data - expected) <= 3
+
+
+def test_a_pad_out_of_reach_is_reported_after_the_retries() -> None:
+    clock = VirtualClock()
+    bus = VirtualI2C()
+    chip = VirtualMPR121(clock)
+    chip.set_capacitance(4, 5000.0)  # a wire shorted to a ground plane: no charge reaches range
+    bus.attach(ADDRESSES[0], chip)
+    driver = adafruit_mpr121.MPR121(bus, ADDRESSES[0])
+    setup = configure_chip(driver, 12, [PadThresholds()] * 12, debounce_register(30.0))
+    assert setup.out_of_range == (4,)
+    assert chip.register(OOR_STATUS) == 1 << 4
+    assert chip.register(OOR_STATUS + 1) & 0x80  # ACFF
+
+
+def test_the_third_chip_enables_only_the_electrodes_wired_to_it(table: Table) -> None:
+    enabled = [chip.register(ECR) & 0x0F for chip in table.panel.chips]
+    assert enabled == [12, 12, 6]
+    third = table.panel.chips[2]
+
+    def data(electrode: int) -> int:
+        low = FILTERED_DATA + 2 * electrode
+        return third.register(low) | third.register(low + 1) << 8
+
+    timer, spare = data(5), data(6)
+    third.set_capacitance(5, 25.0)
+    third.set_capacitance(6, 25.0)
+    table.wait(0.1)
+    assert data(5) != timer  # E5 (TIMER) is measured
+    assert data(6) == spare  # E6, spare, is not
+
+
+def test_the_model_build_is_a_supported_stack() -> None:
+    stack, pad = build_from_mechanics(REPO / "hardware" / "mechanics.toml")
+    assert stack in SUPPORTED_STACKS.values()
+    assert pad == STANDARD
+
+
+@pytest.mark.parametrize("name", SUPPORTED_STACKS)
+def test_every_pad_sees_a_finger_through_each_supported_stack(table: Table, name: str) -> None:
+    stack = SUPPORTED_STACKS[name]
+    for switch in SWITCHES:
+        table.events.clear()
+        table.panel.move_over(switch, finger_press(stack, STANDARD))
+        table.wait(0.6)
+        assert len(table.guesses()) == 1, f"{switch} missed a finger through {stack}"
+        table.panel.release_switch(switch)
+        table.wait(0.3)
+
+
+@pytest.mark.parametrize("name", SUPPORTED_STACKS)
+@pytest.mark.parametrize("speed", [100.0, 200.0, 400.0])
+def test_a_finger_at_any_usual_speed_is_seen(table: Table, name: str, speed: float) -> None:
+    stack = SUPPORTED_STACKS[name]
+    for switch in ALL_COORDS[:6]:
+        table.events.clear()
+        table.panel.move_over(switch, finger_press(stack, STANDARD, speed_mm_s=speed))
+        table.wait(0.7)
+        assert len(table.guesses()) == 1, f"{switch} missed a finger at {speed} mm/s"
+        table.panel.release_switch(switch)
+        table.wait(0.3)
+
+
+@pytest.mark.parametrize("name", SUPPORTED_STACKS)
+@pytest.mark.parametrize(
+    ("height", "durations"),
+    [(5.0, (0.5, 0.8, 1.2)), (10.0, (0.2, 0.4, 0.8)), (20.0, (0.2, 0.4, 0.8))],
+)
+def test_a_hand_held_over_a_card_is_never_a_guess(
+    table: Table, name: str, height: float, durations: tuple[float, ...]
+) -> None:
+    # Brought from 15 cm and held, as a player points at a card; down to 5 mm the hand must come
+    # at a hover's pace: one swung down there in 0.3 s rises as fast as a finger.
+    stack = SUPPORTED_STACKS[name]
+    for index, switch in enumerate(ALL_COORDS[:6]):
+        duration = durations[index % len(durations)]
+        table.panel.move_over(switch, hand_hover(stack, STANDARD, height, duration_s=duration))
+        table.wait(duration + 2.0)
+        table.panel.release_switch(switch)
+        table.wait(0.3)
+    assert table.guesses() == []
+
+
+@pytest.mark.parametrize("name", UNSUPPORTED_STACKS)
+def test_a_top_too_thick_misses_most_fingers(table: Table, name: str) -> None:
+    stack = UNSUPPORTED_STACKS[name]
+    for switch in ALL_COORDS[:6]:
+        table.panel.move_over(switch, finger_press(stack, STANDARD))
+        table.wait(0.7)
+        table.panel.release_switch(switch)
+        table.wait(0.3)
+    assert len(table.guesses()) < 3
