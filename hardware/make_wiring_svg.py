@@ -56,7 +56,7 @@ POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
 POWER_NOTES = {
     1: "OLED VCC",
     2: "unused (LEDs: own supply)",
-    4: "buzzer + (via 47 Ω)",
+    4: "buzzer + (via 10 Ω)",
     6: "OLED GND",
     9: "shutdown button",
     17: "encoder +, column pull-ups",
@@ -283,8 +283,7 @@ def _draw_buzzer(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
             ("NPN BC337-40 (800 mA), or logic-level N-MOSFET", "buzzer"),
             ("AO3400A; not a BC547 or 2N3904 (100–200 mA)", "buzzer"),
             ("emitter (source) → GND · pin 34", "GND"),
-            ("collector (drain) → buzzer −", "buzzer"),
-            ("buzzer + → 47 Ω, 0.5 W → 5V · pin 4", "5V"),
+            ("buzzer − → 10 Ω, 0.5 W → collector; + → 5V · pin 4", "5V"),
             ("1N4148 across the buzzer, cathode to its +", "buzzer"),
         ],
     )
@@ -386,19 +385,21 @@ def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
     """The LED supply: fuse, bulk capacitor, both ends of the chain fed, the return wired back."""
     width = WIDTH - x - 20
     drawing.rect(x, y, width, 210)
-    drawing.text(x + 12, y + 22, "LED power (5 V, its own supply; 20–22 AWG)", "heading")
+    drawing.text(x + 12, y + 22, "LED power (the shared 5 V supply; 20–22 AWG)", "heading")
     plus, minus, ink = COLOURS["5V"], COLOURS["GND"], "#212529"
     rail_plus, rail_minus = y + 80, y + 140
     supply_x = x + 20
     drawing.rect(supply_x, y + 60, 150, 100)
     drawing.text(supply_x + 75, y + 96, "5 V supply", "heading", anchor="middle")
-    drawing.text(supply_x + 75, y + 114, "3 A or more", "small", anchor="middle")
+    drawing.text(supply_x + 75, y + 114, "LRS-35-5, keyed plug", "small", anchor="middle")
     drawing.text(supply_x + 140, rail_plus + 4, "+", "heading", anchor="end", colour=plus)
     drawing.text(supply_x + 140, rail_minus + 4, "−", "heading", anchor="end", colour=minus)
     fuse_x = supply_x + 200
     drawing.line((supply_x + 150, rail_plus), (fuse_x, rail_plus), plus, 3)
     drawing.rect(fuse_x, rail_plus - 9, 60, 18, "resistor")
-    drawing.text(fuse_x + 30, rail_plus - 14, "fuse 3 A", "small", anchor="middle", colour=plus)
+    drawing.text(
+        fuse_x + 30, rail_plus - 14, "PTC 1.6 A, cut-off", "small", anchor="middle", colour=plus
+    )
     chain_x, last_x = x + 830, x + width - 160
     drawing.line((fuse_x + 60, rail_plus), (last_x + 40, rail_plus), plus, 3)
     drawing.line((supply_x + 150, rail_minus), (last_x + 40, rail_minus), minus, 3)
@@ -409,7 +410,12 @@ def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
     drawing.line((cap_x - 14, rail_plus + 30), (cap_x + 14, rail_plus + 30), ink, 2.5)
     drawing.line((cap_x, rail_plus + 30), (cap_x, rail_minus), ink, 1.5)
     drawing.text(cap_x + 20, rail_plus + 30, "1000 µF, 10 V", "small")
-    drawing.text(fuse_x, y + 190, "screw terminals (or JST-XH) with strain relief", "small")
+    drawing.text(
+        fuse_x,
+        y + 190,
+        "PTC, reverse and over-voltage cut-off, TVS: generated/connectors.md, README Power",
+        "small",
+    )
     # The chain: pixel 0 fed first; the last pixel fed again from the same terminals.
     # Only the two ends hang on the feed wires; between them the chain's own pads carry 5 V,
     # GND and the data from each pixel's DOUT to the next one's DIN.
