@@ -30,6 +30,7 @@ from typing import Any
 
 import analog
 import make_cut_dxf
+import make_interface_board
 import make_layout_svg
 import make_touch_svg
 import make_wiring_svg
@@ -333,6 +334,21 @@ def outputs(
             f"pin map ({variant}): {problem}"
             for problem in pin_map_problems(read_netlist(text), pins, variant)
         ]
+    boards = []
+    for variant, table in tables.items():
+        nets = read_netlist(files[netlist_path(variant)]).nets
+        parts = {
+            part.ref: (part.fields["Kind"], part.value, len(part.pins))
+            for part in table.circuit.parts
+        }
+        board = make_interface_board.build(variant, nets, parts)
+        problems += [
+            f"interface board ({variant}): {problem}"
+            for problem in make_interface_board.problems(board, nets)
+        ]
+        boards.append((board, VARIANT_TITLES[variant].split(" (")[0].lower()))
+    for name, text in make_interface_board.files(boards):
+        files[GENERATED / name] = text
     files[GENERATED / "bom.md"] = bom_markdown(tables)
     files[GENERATED / "bom.csv"] = bom_csv(tables)
     files[GENERATED / "connectors.md"] = connectors_markdown(tables)

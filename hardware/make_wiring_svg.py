@@ -54,13 +54,13 @@ POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
 """Header positions that carry power; the rest are GPIOs (see HEADER_PINS)."""
 
 POWER_NOTES = {
-    1: "OLED VCC",
-    2: "unused (LEDs: own supply)",
+    1: "3V3: pull-ups, ESD arrays, OLED straps",
+    2: "5V: the OLEDs' VCC",
     4: "buzzer + (via 10 Ω)",
-    6: "OLED GND",
+    6: "GND: OLEDs",
     9: "shutdown button",
-    17: "encoder +, column pull-ups",
-    20: "LED supply GND",
+    17: "3V3: with pin 1 on the ribbon",
+    20: "GND: LED data reference",
     34: "buzzer GND",
     39: "encoder GND",
 }
@@ -237,15 +237,14 @@ def _draw_encoder(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
         drawing,
         (x, y),
         260,
-        "Rotary encoder (KY-040)",
+        "Rotary encoder (Bourns PEC11H)",
         [
-            (f"CLK (A) → {_net(pins.encoder_a)}", "encoder"),
-            (f"DT (B) → {_net(pins.encoder_b)}", "encoder"),
-            (f"SW (push) → {_net(pins.encoder_push)}", "encoder"),
-            ("+ → 3V3 · pin 17 (never 5 V)", "3V3"),
-            ("GND → GND · pin 39", "GND"),
-            ("SW has no pull-up on the module:", "GND"),
-            ("the Pi's internal one is used.", "GND"),
+            (f"A → 100 Ω → {_net(pins.encoder_a)}", "encoder"),
+            (f"B → 100 Ω → {_net(pins.encoder_b)}", "encoder"),
+            (f"SW (push) → 100 Ω → {_net(pins.encoder_push)}", "encoder"),
+            ("C and the switch's other pin → GND · pin 39", "GND"),
+            ("no + pin: the Pi's internal pull-ups", "GND"),
+            ("hold all three lines high.", "GND"),
         ],
     )
 
@@ -255,12 +254,13 @@ def _draw_oled(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
         drawing,
         (x, y),
         240,
-        "OLED SSD1306 128 × 64",
+        'OLEDs SSD1309 2.42" (×2), I2C',
         [
             (f"SDA → {_net(2)}", "oled"),
             (f"SCL → {_net(3)}", "oled"),
-            ("VCC → 3V3 · pin 1", "3V3"),
-            ("GND → GND · pin 6", "GND"),
+            ("VCC → 5V · pin 2; GND · pin 6", "5V"),
+            ("CS → GND; D/C → GND (0x3C) or 3V3 (0x3D)", "GND"),
+            ("RES → 10 kΩ to 3V3, 1 µF to GND", "3V3"),
             (f"I2C bus {pins.i2c_bus}, address {pins.oled_address:#04x}", "oled"),
             ("400 kHz (see README)", "oled"),
         ],

@@ -159,3 +159,48 @@ def test_connector_list_names_every_connector_and_cable(
     for ref in ("J1", "J2", "J16", "W1", "W2", "W5"):
         assert f"| {ref} |" in text, ref
     assert "| J2 | LED supply in | Molex" in text
+
+
+@pytest.fixture(scope="module")
+def boards(make: ModuleType, tables: dict[str, object]) -> dict[str, tuple[object, dict]]:
+    """Each variant's interface board, with the nets it was laid out from."""
+    board_module = load("make_interface_board")
+    made = {}
+    for variant, table in tables.items():
+        nets = make.read_netlist(make.netlist_path(variant).read_text("utf-8")).nets
+        parts = {
+            part.ref: (part.fields["Kind"], part.value, len(part.pins))
+            for part in table.circuit.parts  # type: ignore[attr-defined]
+        }
+        made[variant] = (board_module.build(variant, nets, parts), nets)
+    return made
+
+
+@pytest.mark.parametrize("variant", ["matrix", "touch"])
+def test_interface_board_wires_every_net_and_fits(
+    boards: dict[str, tuple[object, dict]], variant: str
+) -> None:
+    board_module = load("make_interface_board")
+    board, nets = boards[variant]
+    assert board_module.problems(board, nets) == []
+    assert board.rows <= board_module.BOARD_ROWS  # type: ignore[attr-defined]
+    refs = {part.ref for part in board.parts}  # type: ignore[attr-defined]
+    assert {"J1", "U1", "Q1", "Q2", "U2", "R7", "R8"} <= refs
+    assert not refs & {"P1", "PS1", "DS1", "LED1", "R20"}
+
+
+def test_interface_board_check_finds_a_missing_link_and_a_shared_hole(
+    boards: dict[str, tuple[object, dict]],
+) -> None:
+    board_module = load("make_interface_board")
+    board, nets = boards["matrix"]
+    sense_links = [link for link in board.links if link[0] == "GPIO18_LED_SUPPLY_SENSE"]  # type: ignore[attr-defined]
+    assert sense_links
+    cut = replace(board, links=tuple(link for link in board.links if link != sense_links[0]))  # type: ignore[type-var]
+    assert "net GPIO18_LED_SUPPLY_SENSE is not joined on the board" in board_module.problems(
+        cut, nets
+    )
+    first, second, *rest = board.parts  # type: ignore[attr-defined]
+    moved = replace(second, pins={pin: first.pins["1"] for pin in second.pins})
+    crowded = replace(board, parts=(first, moved, *rest))  # type: ignore[type-var]
+    assert any("share hole" in problem for problem in board_module.problems(crowded, nets))
