@@ -80,7 +80,7 @@ def test_readme_wiring_table_covers_every_pin() -> None:
         ),
         (
             "| Buzzer | 12 | 32 | output | 1 kΩ to the transistor's base, 10 kΩ base to GND "
-            "(optional) |\n",
+            "(both required) |\n",
             "",
             "in the pin map, not in README: ('Buzzer', 12, 32)",
         ),
