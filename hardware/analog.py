@@ -99,6 +99,8 @@ class Finding:
 
 
 def _si(value: float, unit: str) -> str:
+    if unit == "Ω" and value >= 1000:
+        return f"{value / 1000:.3g} kΩ"
     for factor, prefix in ((1e-9, "n"), (1e-6, "µ"), (1e-3, "m")):
         if unit in {"s", "A"} and abs(value) < factor * 1000:
             return f"{value / factor:.3g} {prefix}{unit}"
