@@ -7,7 +7,7 @@ netlists into the BOM and the connector list. Parts are defined here with their 
 (SKiDL's SKIDL tool), so no KiCad library is needed.
 
 Reference prefixes say where a part sits: P the Pi, J/W connectors and cables, the interface
-board's parts plain (R, C, D, Q, U), the pad strips' SW/D with the row in the name, the key's LED.
+board's parts plain (R, C, D, Q, U), each pad's SW/D named by its cell, the key's LED.
 
 About 560 lines, for one concept: the table's circuit, read as one when a wire changes.
 """
@@ -477,7 +477,8 @@ def _esd_lines(table: Table, lines: Sequence[tuple[str, str]]) -> None:
 def _matrix(table: Table, pins: PinMap) -> None:
     """Rows driven low one at a time, columns pulled up; one switch and diode per crossing.
 
-    The pad strips (one per row) carry five switches and diodes each; the console's five
+    Each pad's switch and diode sit on a small board; a row's five are wired to its connector
+    (J31–J35), the row's cable to the interface board (J11–J15). The console's five
     buttons are column 6, their diodes on the console board.
     """
     lines = []
@@ -499,7 +500,7 @@ def _matrix(table: Table, pins: PinMap) -> None:
     for row in range(1, len(pins.matrix_rows) + 1):
         nets = [f"ROW{row}", *(f"COL{column}" for column in range(1, columns + 1))]
         table.connector(f"J{10 + row}", nets, label=f"Pad row {row}")
-        table.connector(f"J{30 + row}", nets, label=f"Pad strip {row}")
+        table.connector(f"J{30 + row}", nets, label=f"Pad row {row}, at the pads")
         table.cable(f"W{10 + row}", (f"J{10 + row}", f"J{30 + row}"), 600, "6 × 26 AWG")
         for column in range(1, columns + 1):
             cell = f"{'ABCDE'[column - 1]}{row}"
