@@ -26,9 +26,11 @@ from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "wiring.svg"
 
-WIDTH, HEIGHT = 1560, 1350
+WIDTH, HEIGHT = 1560, 1366
 SHUTDOWN_GPIO = 4
 """The free GPIO for the optional shutdown button (the `gpio-shutdown` overlay)."""
+SENSE_GPIO = 18
+"""The LED-supply sense input (schematic.py's SENSE_GPIO), free in the pin map."""
 SHUTDOWN_HEADER_PIN, SHUTDOWN_GROUND_PIN = 7, 9
 CONSOLE_BUTTONS = ("DONE", "PENALTY", "UNDO", "NEW", "TIMER")
 """Console buttons in matrix column 6, rows 1–5."""
@@ -384,7 +386,7 @@ def _draw_protection(drawing: Drawing, x: float, y: float) -> None:
 def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
     """The LED supply: fuse, bulk capacitor, both ends of the chain fed, the return wired back."""
     width = WIDTH - x - 20
-    drawing.rect(x, y, width, 210)
+    drawing.rect(x, y, width, 226)
     drawing.text(x + 12, y + 22, "LED power (the shared 5 V supply; 20–22 AWG)", "heading")
     plus, minus, ink = COLOURS["5V"], COLOURS["GND"], "#212529"
     rail_plus, rail_minus = y + 80, y + 140
@@ -415,6 +417,14 @@ def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
         y + 190,
         "PTC, reverse and over-voltage cut-off, TVS: generated/connectors.md, README Power",
         "small",
+    )
+    drawing.text(
+        fuse_x,
+        y + 210,
+        f"sense: protected 5 V → 33 kΩ → GPIO {SENSE_GPIO} · pin {HEADER_PINS[SENSE_GPIO]}, "
+        "47 kΩ and 100 nF to GND",
+        "small",
+        colour=plus,
     )
     # The chain: pixel 0 fed first; the last pixel fed again from the same terminals.
     # Only the two ends hang on the feed wires; between them the chain's own pads carry 5 V,

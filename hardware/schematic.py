@@ -31,6 +31,7 @@ with redirect_stderr(io.StringIO()):
     import skidl
     from skidl.logger import stop_log_file_output
 stop_log_file_output()
+from make_wiring_svg import SENSE_GPIO  # noqa: E402
 from skidl import SKIDL, Circuit, Net, Part, Pin  # noqa: E402
 
 from firmware.drivers.led_layout import CELLS, EDGES  # noqa: E402
@@ -42,8 +43,6 @@ PARTS_FILE = HERE / "parts.toml"
 
 VARIANTS = ("matrix", "touch")
 
-SENSE_GPIO = 18
-"""The LED-supply sense input: GPIO 18 (header pin 12), free in both variants' pin maps."""
 
 CONSOLE_BUTTONS = ("DONE", "PENALTY", "UNDO", "NEW", "TIMER")
 """Column 6 of the matrix, rows 1–5 (pinout.toml)."""

@@ -102,6 +102,8 @@ def test_sense_pin_is_free_in_the_pin_map(schematic: ModuleType) -> None:
     assert gpio not in {use.gpio for use in pins.uses()}
     assert gpio not in RESERVED_PINS
     assert gpio not in pins.matrix_columns[:3]  # the capacitive table's IRQ lines
+    wiring = (load("make_wiring_svg").HERE / "wiring.svg").read_text("utf-8")
+    assert f"GPIO {gpio} · pin 12" in wiring
 
 
 def bom_quantities(
