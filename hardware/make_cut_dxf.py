@@ -165,11 +165,14 @@ def _pads_and_cover(mech: Mechanics, columns: int, rows: int) -> Iterator[Part]:
     yield plate
 
     frame_h = grid_d + 2 * border
-    frame = Part("frame", (top_w, frame_h), 1, f"{mech.mm('pad', 'frame_thickness'):g} mm acrylic")
+    frame = Part(
+        "frame", (top_w, frame_h), 1, f"{mech.mm('pad', 'frame_thickness'):g} mm clear acrylic"
+    )
     frame.rect(0, 0, top_w, frame_h)
     for px, py in _pockets(mech, columns, rows):
         frame.rect(px, py - console, pocket_w, pocket_d)
-    for x in (FRAME_SCREW_INSET, top_w / 2, top_w - FRAME_SCREW_INSET):
+    # Corners and quarter points: the middle of the far edge is the second display's window.
+    for x in (FRAME_SCREW_INSET, top_w / 4, 3 * top_w / 4, top_w - FRAME_SCREW_INSET):
         for y in (FRAME_SCREW_INSET, frame_h - FRAME_SCREW_INSET):
             frame.hole(x, y, CORNER_HOLE)
     # A notch at the end of each rib through the border: a spill runs off the pockets' edge.

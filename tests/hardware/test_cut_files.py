@@ -88,3 +88,31 @@ def test_rendering_twice_draws_the_same(cut: ModuleType) -> None:
     first = [cut.drawn(cut.render(part)) for part in cut.parts(mech, 5, len(pins.matrix_rows))]
     second = [cut.drawn(cut.render(part)) for part in cut.parts(mech, 5, len(pins.matrix_rows))]
     assert first == second and all(first)
+
+
+def corners_of(name: str) -> list[tuple[float, float, float, float]]:
+    """(x0, y0, x1, y1) of each rectangle cut in a part, its outline first."""
+    boxes = []
+    for entity in entities(name):
+        if entity.dxftype() == "LWPOLYLINE":  # type: ignore[attr-defined]
+            xs, ys = zip(*((p[0], p[1]) for p in entity.get_points()), strict=True)  # type: ignore[attr-defined]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
+
+
+def test_no_two_openings_in_the_top_overlap_and_all_lie_inside_it() -> None:
+    outline, *openings = corners_of("top")
+    for index, (x0, y0, x1, y1) in enumerate(openings):
+        assert outline[0] < x0 < x1 < outline[2] and outline[1] < y0 < y1 < outline[3]
+        for other in openings[index + 1 :]:
+            apart = x1 <= other[0] or other[2] <= x0 or y1 <= other[1] or other[3] <= y0
+            assert apart, ((x0, y0, x1, y1), other)
+
+
+def test_frame_screws_stay_clear_of_the_second_displays_window(cut: ModuleType) -> None:
+    mech = load("make_layout_svg").load_mechanics()
+    window_w, _ = cut._pair(mech, "console", "oled_window")
+    (frame_x0, _, frame_x1, _), *_ = corners_of("frame")
+    middle = (frame_x0 + frame_x1) / 2
+    screws = [e.dxf.center[0] for e in entities("frame") if e.dxftype() == "CIRCLE"]  # type: ignore[attr-defined]
+    assert screws and all(abs(x - middle) > window_w / 2 + cut.CORNER_HOLE for x in screws)
