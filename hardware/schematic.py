@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import re
+import tempfile
 import tomllib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, redirect_stderr
@@ -24,13 +26,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# SKiDL opens a log file named after the script and warns on the terminal about KiCad libraries
-# it cannot find, at import; this schematic defines its own parts and reads the ERC through a
-# handler of its own, so both go to a buffer and the log files are closed (and removed).
-with redirect_stderr(io.StringIO()):
-    import skidl
-    from skidl.logger import stop_log_file_output
-stop_log_file_output()
+# SKiDL opens a log file named after the script in the working directory and warns on the
+# terminal about KiCad libraries it cannot find, at import. This schematic defines its own parts
+# and reads the ERC through a handler of its own: the warnings go to a buffer, and the log files
+# to a directory of their own, removed at once (two test workers importing SKiDL in one
+# directory would otherwise remove each other's).
+_here = os.getcwd()
+with tempfile.TemporaryDirectory() as _logs, redirect_stderr(io.StringIO()):
+    os.chdir(_logs)
+    try:
+        import skidl
+        import skidl.circuit
+        import skidl.logger
+        import skidl.node
+
+        skidl.logger.stop_log_file_output()
+    finally:
+        os.chdir(_here)
+
+
+def _no_trace() -> list[tuple[str, int]]:
+    return []
+
+
+# SKiDL records where each part and net was made through inspect.stack(), which reads source
+# files for every frame: seconds for the table's 170 parts. The netlist does not need it.
+skidl.circuit.get_skidl_trace = _no_trace  # type: ignore[attr-defined]
+skidl.node.get_skidl_trace = _no_trace  # type: ignore[attr-defined]
+skidl.logger.get_skidl_trace = _no_trace  # type: ignore[attr-defined]
 from make_wiring_svg import SENSE_GPIO  # noqa: E402
 from skidl import SKIDL, Circuit, Net, Part, Pin  # noqa: E402
 
@@ -87,6 +110,7 @@ class Table:
         self.catalogue = catalogue
         self.circuit = Circuit()
         self.circuit.no_files = True
+        self.circuit.track_src = False
         self.cables: list[Cable] = []
         self._nets: dict[str, Net] = {}
 

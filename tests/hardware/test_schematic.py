@@ -206,3 +206,58 @@ def test_interface_board_check_finds_a_missing_link_and_a_shared_hole(
     moved = replace(second, pins={pin: first.pins["1"] for pin in second.pins})
     crowded = replace(board, parts=(first, moved, *rest))  # type: ignore[type-var]
     assert any("share hole" in problem for problem in board_module.problems(crowded, nets))
+
+
+@pytest.fixture
+def quiet_build(make: ModuleType, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """make_hardware with the schematic's outputs stubbed to nothing new: main's verdict only."""
+    monkeypatch.setattr(make, "outputs", lambda pins: ({}, []))
+    return make
+
+
+def finding(analog: ModuleType, value: float) -> object:
+    return analog.Finding("matrix column", "rise", value, "s", None, 8.67e-6, "SETTLE_S")
+
+
+def test_make_hardware_passes_when_everything_is_in_bounds(
+    quiet_build: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    analog = load("analog")
+    monkeypatch.setattr(analog, "have_ngspice", lambda: True)
+    monkeypatch.setattr(analog, "check_all", lambda: [finding(analog, 1.3e-6)])
+    assert quiet_build.main(["--check"]) == 0
+
+
+def test_make_hardware_fails_on_a_simulated_value_out_of_bounds(
+    quiet_build: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    analog = load("analog")
+    monkeypatch.setattr(analog, "have_ngspice", lambda: True)
+    monkeypatch.setattr(analog, "check_all", lambda: [finding(analog, 20e-6)])
+    assert quiet_build.main(["--check"]) == 1
+    assert "error: OUT OF BOUNDS: matrix column: rise = 20 µs" in capsys.readouterr().err
+
+
+def test_make_hardware_fails_on_an_erc_error(
+    make: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    analog = load("analog")
+    problem = "ERC (matrix): ERROR: Pin conflict on net X"
+    monkeypatch.setattr(make, "outputs", lambda pins: ({}, [problem]))
+    monkeypatch.setattr(analog, "have_ngspice", lambda: True)
+    monkeypatch.setattr(analog, "check_all", lambda: [])
+    assert make.main(["--check"]) == 1
+    assert f"error: {problem}" in capsys.readouterr().err
+
+
+def test_make_hardware_says_when_ngspice_is_missing(
+    quiet_build: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    analog = load("analog")
+    monkeypatch.setattr(analog, "have_ngspice", lambda: False)
+    assert quiet_build.main(["--check"]) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("error: ngspice is not installed (apt-get install ngspice)")
+    )
