@@ -71,6 +71,17 @@ cafe-flood-bench: $(STAMP)
 key-contrast: $(STAMP)
 	@$(PY) -m tools.key_contrast
 
+# The hardware from its sources (hardware/README.md): the schematic's netlists, BOM and connector
+# list, the drawings and the cut files; exits 1 on an electrical rules error, a wire that does not
+# follow pinout.toml, or a simulated value outside the firmware's assumptions (needs ngspice).
+.PHONY: hardware
+HARDWARE_STAMP := $(VENV)/.hardware-installed
+$(HARDWARE_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[hardware]'
+	touch $@
+hardware: $(HARDWARE_STAMP)
+	$(PY) hardware/make_hardware.py
+
 # Recompile the gettext catalogs after editing a firmware/table/locale/*/LC_MESSAGES/table.po file.
 translations: $(STAMP)
 	for lang in en es pt it; do \

@@ -94,6 +94,7 @@ class Mechanics:
     def spacer(self) -> float:
         """Height of the spacers under the top plate, so the pressure plate sits flush with it."""
         stack = self.mm("pad", "board_thickness") + self.mm("pad", "switch_height")
+        stack += self.mm("pad", "bump_thickness")
         return stack + self.mm("pad", "plate_thickness") - self.mm("pad", "top_thickness")
 
 
@@ -343,7 +344,9 @@ def _draw_pad_section(drawing: Drawing, mech: Mechanics, origin: Point) -> None:
     layer(0, 0, span, base, WOOD)
     layer(rib, base, pocket_w, board, "#2f9e44")
     layer(span / 2 - switch / 2, base + board, switch, switch_h, INK)
-    plate_z = base + board + switch_h
+    bump = mech.mm("pad", "bump_thickness")
+    layer(span / 2 - 5, base + board + switch_h, 10, bump, "#f783ac")
+    plate_z = base + board + switch_h + bump
     layer(rib + play, plate_z, pocket_w - 2 * play, plate, PLATE)
     top_z = base + mech.spacer
     layer(0, top_z, rib, top, WOOD)
@@ -374,6 +377,7 @@ def _draw_pad_section(drawing: Drawing, mech: Mechanics, origin: Point) -> None:
             base + board + switch_h / 2,
             f"tactile switch, {_mm(switch)} square, {_mm(switch_h)} high",
         ),
+        (span / 2 + 4, plate_z - bump / 2, f"silicone bump, {_mm(bump)}: takes up the stack"),
         (span - rib - 10, base + board / 2, f"perfboard, {_mm(board)}: switch and diode"),
         (span - 2, base + mech.spacer / 2, f"spacer, {_mm(round(mech.spacer, 1))}"),
         (span - 14, base / 2, f"base, {_mm(base)}"),

@@ -26,9 +26,11 @@ from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUTPUT = HERE / "wiring.svg"
 
-WIDTH, HEIGHT = 1560, 1350
+WIDTH, HEIGHT = 1560, 1366
 SHUTDOWN_GPIO = 4
 """The free GPIO for the optional shutdown button (the `gpio-shutdown` overlay)."""
+SENSE_GPIO = 18
+"""The LED-supply sense input (schematic.py's SENSE_GPIO), free in the pin map."""
 SHUTDOWN_HEADER_PIN, SHUTDOWN_GROUND_PIN = 7, 9
 CONSOLE_BUTTONS = ("DONE", "PENALTY", "UNDO", "NEW", "TIMER")
 """Console buttons in matrix column 6, rows 1–5."""
@@ -54,13 +56,13 @@ POWER_PINS = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"} | {
 """Header positions that carry power; the rest are GPIOs (see HEADER_PINS)."""
 
 POWER_NOTES = {
-    1: "OLED VCC",
-    2: "unused (LEDs: own supply)",
-    4: "buzzer + (via 47 Ω)",
-    6: "OLED GND",
+    1: "3V3: pull-ups, ESD arrays, OLED straps",
+    2: "5V: the OLEDs' VCC",
+    4: "buzzer + (via 10 Ω)",
+    6: "GND: OLEDs",
     9: "shutdown button",
-    17: "encoder +, column pull-ups",
-    20: "LED supply GND",
+    17: "3V3: with pin 1 on the ribbon",
+    20: "GND: LED data reference",
     34: "buzzer GND",
     39: "encoder GND",
 }
@@ -237,15 +239,14 @@ def _draw_encoder(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
         drawing,
         (x, y),
         260,
-        "Rotary encoder (KY-040)",
+        "Rotary encoder (Bourns PEC11H)",
         [
-            (f"CLK (A) → {_net(pins.encoder_a)}", "encoder"),
-            (f"DT (B) → {_net(pins.encoder_b)}", "encoder"),
-            (f"SW (push) → {_net(pins.encoder_push)}", "encoder"),
-            ("+ → 3V3 · pin 17 (never 5 V)", "3V3"),
-            ("GND → GND · pin 39", "GND"),
-            ("SW has no pull-up on the module:", "GND"),
-            ("the Pi's internal one is used.", "GND"),
+            (f"A → 100 Ω → {_net(pins.encoder_a)}", "encoder"),
+            (f"B → 100 Ω → {_net(pins.encoder_b)}", "encoder"),
+            (f"SW (push) → 100 Ω → {_net(pins.encoder_push)}", "encoder"),
+            ("C and the switch's other pin → GND · pin 39", "GND"),
+            ("no + pin: the Pi's internal pull-ups", "GND"),
+            ("hold all three lines high.", "GND"),
         ],
     )
 
@@ -255,12 +256,13 @@ def _draw_oled(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
         drawing,
         (x, y),
         240,
-        "OLED SSD1306 128 × 64",
+        'OLEDs SSD1309 2.42" (×2), I2C',
         [
             (f"SDA → {_net(2)}", "oled"),
             (f"SCL → {_net(3)}", "oled"),
-            ("VCC → 3V3 · pin 1", "3V3"),
-            ("GND → GND · pin 6", "GND"),
+            ("VCC → 5V · pin 2; GND · pin 6", "5V"),
+            ("CS → GND; D/C → GND (0x3C) or 3V3 (0x3D)", "GND"),
+            ("RES → 10 kΩ to 3V3, 1 µF to GND", "3V3"),
             (f"I2C bus {pins.i2c_bus}, address {pins.oled_address:#04x}", "oled"),
             ("400 kHz (see README)", "oled"),
         ],
@@ -283,8 +285,7 @@ def _draw_buzzer(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
             ("NPN BC337-40 (800 mA), or logic-level N-MOSFET", "buzzer"),
             ("AO3400A; not a BC547 or 2N3904 (100–200 mA)", "buzzer"),
             ("emitter (source) → GND · pin 34", "GND"),
-            ("collector (drain) → buzzer −", "buzzer"),
-            ("buzzer + → 47 Ω, 0.5 W → 5V · pin 4", "5V"),
+            ("buzzer − → 10 Ω, 0.5 W → collector; + → 5V · pin 4", "5V"),
             ("1N4148 across the buzzer, cathode to its +", "buzzer"),
         ],
     )
@@ -385,20 +386,22 @@ def _draw_protection(drawing: Drawing, x: float, y: float) -> None:
 def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
     """The LED supply: fuse, bulk capacitor, both ends of the chain fed, the return wired back."""
     width = WIDTH - x - 20
-    drawing.rect(x, y, width, 210)
-    drawing.text(x + 12, y + 22, "LED power (5 V, its own supply; 20–22 AWG)", "heading")
+    drawing.rect(x, y, width, 226)
+    drawing.text(x + 12, y + 22, "LED power (the shared 5 V supply; 20–22 AWG)", "heading")
     plus, minus, ink = COLOURS["5V"], COLOURS["GND"], "#212529"
     rail_plus, rail_minus = y + 80, y + 140
     supply_x = x + 20
     drawing.rect(supply_x, y + 60, 150, 100)
     drawing.text(supply_x + 75, y + 96, "5 V supply", "heading", anchor="middle")
-    drawing.text(supply_x + 75, y + 114, "3 A or more", "small", anchor="middle")
+    drawing.text(supply_x + 75, y + 114, "LRS-35-5, keyed plug", "small", anchor="middle")
     drawing.text(supply_x + 140, rail_plus + 4, "+", "heading", anchor="end", colour=plus)
     drawing.text(supply_x + 140, rail_minus + 4, "−", "heading", anchor="end", colour=minus)
     fuse_x = supply_x + 200
     drawing.line((supply_x + 150, rail_plus), (fuse_x, rail_plus), plus, 3)
     drawing.rect(fuse_x, rail_plus - 9, 60, 18, "resistor")
-    drawing.text(fuse_x + 30, rail_plus - 14, "fuse 3 A", "small", anchor="middle", colour=plus)
+    drawing.text(
+        fuse_x + 30, rail_plus - 14, "PTC 1.6 A, cut-off", "small", anchor="middle", colour=plus
+    )
     chain_x, last_x = x + 830, x + width - 160
     drawing.line((fuse_x + 60, rail_plus), (last_x + 40, rail_plus), plus, 3)
     drawing.line((supply_x + 150, rail_minus), (last_x + 40, rail_minus), minus, 3)
@@ -409,7 +412,20 @@ def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
     drawing.line((cap_x - 14, rail_plus + 30), (cap_x + 14, rail_plus + 30), ink, 2.5)
     drawing.line((cap_x, rail_plus + 30), (cap_x, rail_minus), ink, 1.5)
     drawing.text(cap_x + 20, rail_plus + 30, "1000 µF, 10 V", "small")
-    drawing.text(fuse_x, y + 190, "screw terminals (or JST-XH) with strain relief", "small")
+    drawing.text(
+        fuse_x,
+        y + 190,
+        "PTC, reverse and over-voltage cut-off, TVS: generated/connectors.md, README Power",
+        "small",
+    )
+    drawing.text(
+        fuse_x,
+        y + 210,
+        f"sense: protected 5 V → 33 kΩ → GPIO {SENSE_GPIO} · pin {HEADER_PINS[SENSE_GPIO]}, "
+        "47 kΩ and 100 nF to GND",
+        "small",
+        colour=plus,
+    )
     # The chain: pixel 0 fed first; the last pixel fed again from the same terminals.
     # Only the two ends hang on the feed wires; between them the chain's own pads carry 5 V,
     # GND and the data from each pixel's DOUT to the next one's DIN.

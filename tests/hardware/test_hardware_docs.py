@@ -80,7 +80,7 @@ def test_readme_wiring_table_covers_every_pin() -> None:
         ),
         (
             "| Buzzer | 12 | 32 | output | 1 kΩ to the transistor's base, 10 kΩ base to GND "
-            "(optional) |\n",
+            "(both required) |\n",
             "",
             "in the pin map, not in README: ('Buzzer', 12, 32)",
         ),
@@ -167,7 +167,7 @@ def test_wiring_svg_follows_a_changed_pin_map() -> None:
     pins = replace(load_pin_map(), encoder_push=4, buzzer=None)
     texts = svg_texts(generator.render_svg(pins))
     assert "Encoder push · GPIO 4" in texts
-    assert "SW (push) → GPIO 4 · pin 7" in texts
+    assert "SW (push) → 100 Ω → GPIO 4 · pin 7" in texts
     assert not any("GPIO 21" in text and "Encoder" in text for text in texts)
     assert not any(text.startswith("Buzzer · GPIO") for text in texts)
 
