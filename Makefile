@@ -3,7 +3,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test docs lint typecheck pytest soak bench fleet-bench cafe-demo cafe-service-test cafe-flood-bench key-contrast translations clean install uninstall sim service-test
+.PHONY: test docs lint typecheck pytest soak bench fleet-bench key-contrast translations clean sim
+.PHONY: install uninstall service-test pi-userland pi-userland-all test-trixie
+.PHONY: cafe-demo cafe-service-test cafe-flood-bench
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -101,19 +103,38 @@ install:
 uninstall:
 	sh systemd/uninstall.sh
 
-# Not part of `make test` (many minutes under qemu), as root on Debian or Ubuntu: run install.sh in
-# an arm64 Debian Bookworm root as on a fresh 64-bit Raspberry Pi OS, and import every hardware
-# library from the venv it installs (systemd/pi_userland.sh; the root is cached in
-# .cache/pi-userland). PI_USERLAND_ARGS=--refresh-constraints rewrites systemd/pi-constraints.txt.
+# Not part of `make test` (minutes under qemu), as root on Debian or Ubuntu: run install.sh in an
+# arm64 Debian root as on a fresh 64-bit Raspberry Pi OS, faking a Pi, and import the hardware
+# libraries of its LED backend from the venv it installs (systemd/pi_userland.sh). PI_RELEASE is
+# bookworm (Python 3.11) or trixie (3.13), PI_MODEL pi4 (rpi-ws281x, compiled) or pi5
+# (neopixel-spi, no compiler). The roots are cached machine-wide in $(ROOT_CACHE) (override with
+# CODENAMES_ROOT_CACHE). PI_USERLAND_ARGS=--refresh-constraints rewrites
+# systemd/pi-constraints.txt. pi-userland-all runs every release with the models CI proves.
+PI_RELEASE ?= bookworm
+PI_MODEL ?= pi4
+ROOT_CACHE := $(or $(CODENAMES_ROOT_CACHE),/var/cache/codenames-table)
 pi-userland:
-	sh systemd/pi_userland.sh $(PI_USERLAND_ARGS)
+	sh systemd/pi_userland.sh --release $(PI_RELEASE) --model $(PI_MODEL) $(PI_USERLAND_ARGS)
 
-# The service under a real systemd (Debian Bookworm's 252, the Pi's), in a container, as root:
-# install.sh, then readiness, saving, the watchdog, restarts, a config error, a clean stop, the
-# sandbox and the security score (README: The service under systemd). The Bookworm root is cached
-# in .cache/service-test. Skips, saying why, where no container can boot; CI runs it.
+pi-userland-all:
+	sh systemd/pi_userland.sh --release bookworm --model pi4
+	sh systemd/pi_userland.sh --release trixie --model pi5
+	sh systemd/pi_userland.sh --release trixie --model pi4
+
+# The service under a real systemd, in a container, as root, on each Raspberry Pi OS release's
+# Debian: Bookworm (systemd 252, a faked Pi 4) and Trixie (systemd 257, a faked Pi 5); only one
+# with SERVICE_TEST_RELEASES=trixie. install.sh, then readiness, saving, the watchdog, restarts,
+# a config error, a clean stop, the sandbox and the security score (README: The service under
+# systemd). The roots are cached in $(ROOT_CACHE). Skips, saying why, where no container can
+# boot; CI runs it.
+SERVICE_TEST_RELEASES ?= bookworm trixie
 service-test:
-	python3 -m tools.service_test
+	python3 -m tools.service_test $(SERVICE_TEST_RELEASES)
+
+# The whole test suite under Debian Trixie's own Python 3.13 (the Pi's, not the desktop's), in a
+# Trixie root run with systemd-nspawn, as root (tools/release_suite.py); cached in $(ROOT_CACHE).
+test-trixie:
+	python3 -m tools.release_suite trixie
 
 # The café's counter machine under a real systemd, in the same container as service-test, as
 # root: a broker recipe, install-cafe.sh, then Mosquitto with TLS and passwords, the café view's

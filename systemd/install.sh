@@ -1,19 +1,21 @@
 #!/bin/sh
-# Install the Codenames table on a Raspberry Pi (Raspberry Pi OS Bookworm or later), as root:
+# Install the Codenames table on a Raspberry Pi (Raspberry Pi OS Bookworm or Trixie), as root:
 # `sudo make install` from a checkout. Running it again updates the installed table.
 #
 #   systemd/install.sh            check, then install and (re)start the service
-#   systemd/install.sh --check    only report what is missing (system packages, I2C, SPI,
-#                                 groups, the config.txt lines for the model (I2C speed, a fixed
-#                                 core clock), a state folder that would not survive a reboot, a
+#   systemd/install.sh --check    name the LED backend this Pi will use, and only report what
+#                                 is missing (system packages, I2C, SPI, groups, the config.txt
+#                                 lines for the model and backend (SPI, I2C speed, a fixed core
+#                                 clock), a state folder that would not survive a reboot, a
 #                                 config the installed table refuses) and whether the SD card is
 #                                 protected; exit 1 if anything is missing, else 0
 #   systemd/install.sh --dry-run  check, then print the commands an install would run
 #
-# What it installs: the system packages the `pi` extra needs to build (apt-get), the system user
+# What it installs: the system packages the LED backend's extra needs (apt-get), the system user
 # codenames-table (no home, no login, in gpio, i2c and spi), a virtual environment in
-# /opt/codenames-table with the project and its `pi` extra at the versions of
-# systemd/pi-constraints.txt (and the command linked into /usr/local/bin), the unit in
+# /opt/codenames-table with the project and the hardware extra of this Pi's LED backend
+# (`pi-spi` or `pi-ws281x`) at the versions of systemd/pi-constraints.txt (and the command
+# linked into /usr/local/bin), the unit in
 # /etc/systemd/system, and /etc/codenames-table/config.toml from config.example.toml when there is
 # none yet. It restarts the service only once the new version accepts the config.
 #
@@ -28,10 +30,13 @@ set -eu
 APP=codenames-table
 SERVICE_USER=codenames-table
 NEEDED_GROUPS="gpio i2c spi"
-# What a fresh 64-bit Raspberry Pi OS or Debian Bookworm lacks to build the `pi` extra:
-# rpi-ws281x and sysv-ipc (under Blinka) publish no aarch64 wheel, so pip compiles them against
-# Python.h; python3-venv brings ensurepip. `make pi-userland` shows this list is enough.
-APT_PACKAGES="python3-venv python3-dev gcc libc6-dev"
+# What a fresh 64-bit Raspberry Pi OS (Bookworm or Trixie) lacks to install the hardware extra:
+# python3-venv brings ensurepip. Every package of the `pi-spi` extra has an aarch64 wheel for
+# Python 3.11 and 3.13 (lgpio's own up to 3.12, adafruit-lgpio's from 3.13); rpi-ws281x
+# publishes none, so the `ws281x` backend has pip compile it against Python.h. `make
+# pi-userland-all` shows these lists are enough, on both releases.
+APT_PACKAGES="python3-venv"
+APT_BUILD_PACKAGES="python3-dev gcc libc6-dev"
 DEFAULT_STATE_DIR=/var/lib/$APP
 ROOT=${CODENAMES_TABLE_ROOT:-}
 VENV=$ROOT/opt/$APP
@@ -106,13 +111,14 @@ check_root() {
     fi
 }
 
-check_pi() {
-    model_file=$ROOT/proc/device-tree/model
-    if [ -r "$model_file" ]; then
-        model=$(tr -d '\000' <"$model_file")
-    else
-        model=""
+pi_model() { # the device tree's model string, nothing when there is none
+    if [ -r "$ROOT/proc/device-tree/model" ]; then
+        tr -d '\000' <"$ROOT/proc/device-tree/model"
     fi
+}
+
+check_pi() {
+    model=$(pi_model)
     case $model in
         *"Raspberry Pi"*) ok "$model" ;;
         *)
@@ -149,6 +155,53 @@ check_python() {
     fi
 }
 
+model_led_backend() { # MODEL: the LED backend of `backend = "auto"` on this model
+    # The same mapping as the firmware's LED backend choice (keep the two in step): rpi-ws281x
+    # knows the Pi 3, 4, 400, CM4 and Zero 2; the Pi 5 family (5, 500, CM5), which it does not
+    # know, and any other model get neopixel-spi.
+    case $1 in
+        *"Raspberry Pi 5"* | *"Compute Module 5"*) echo spi ;;
+        *"Raspberry Pi 3"* | *"Raspberry Pi 4"* | *"Compute Module 4"* | *"Zero 2"*) echo ws281x ;;
+        *) echo spi ;;
+    esac
+}
+
+config_led_backend() { # the config's [pins.led] backend; nothing when it has none or "auto"
+    python3 - "$(config_file)" <<'PY'
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as file:
+        led = tomllib.load(file).get("pins", {}).get("led", {})
+except (OSError, ValueError, AttributeError):
+    led = {}  # the config's own check names what is wrong with it
+if isinstance(led, dict) and led.get("backend") in ("ws281x", "spi", "virtual"):
+    print(led["backend"])
+PY
+}
+
+check_led_backend() { # sets led_backend and extra: what drives the LED key, what pip installs
+    model=$(pi_model)
+    led_backend=$(config_led_backend)
+    why="[pins.led] backend in $(config_file)"
+    if [ "$led_backend" = ws281x ] && [ "$(model_led_backend "$model")" = spi ] &&
+        [ -n "$model" ]; then
+        problem "[pins.led] backend = \"ws281x\" cannot drive the LED key of a ${model% Rev *}: rpi-ws281x does not know this model" \
+            "set backend = \"spi\" (or \"auto\") under [pins.led] in $(config_file), or delete the line"
+        led_backend=spi
+        why="the one that works on this model"
+    fi
+    if [ -z "$led_backend" ]; then
+        led_backend=$(model_led_backend "$model")
+        why="the default for ${model:-a model it does not know}"
+    fi
+    case $led_backend in
+        ws281x) extra=pi-ws281x library=rpi-ws281x ;;
+        spi) extra=pi-spi library=neopixel-spi ;;
+        *) extra=pi-base library="no library, a virtual strip" ;;
+    esac
+    ok "LED key: the $led_backend backend ($library), $why"
+}
+
 package_installed() { # PACKAGE: dpkg's status file says it is installed
     awk -v p="$1" '
         /^Package: / { name = $2 }
@@ -158,17 +211,21 @@ package_installed() { # PACKAGE: dpkg's status file says it is installed
 
 check_packages() { # sets missing_apt
     missing_apt=""
-    for package in $APT_PACKAGES; do
+    needed=$APT_PACKAGES
+    if [ "$led_backend" = ws281x ]; then
+        needed="$needed $APT_BUILD_PACKAGES"
+    fi
+    for package in $needed; do
         if ! package_installed "$package"; then
             missing_apt="$missing_apt $package"
         fi
     done
     missing_apt=${missing_apt# }
     if [ -z "$missing_apt" ]; then
-        ok "system packages: $APT_PACKAGES"
+        ok "system packages: $needed"
     else
         # Not fatal: the install installs them first.
-        problem "system packages the pi extra needs to build: $missing_apt" \
+        problem "system packages the $extra extra needs: $missing_apt" \
             "sudo apt-get install $missing_apt (make install does it)"
     fi
 }
@@ -285,10 +342,7 @@ check_boot_config() { # the config.txt lines hardware/README.md calls necessary,
             "add the lines of hardware/README.md (Raspberry Pi configuration) to the boot partition's config.txt"
         return
     fi
-    model=""
-    if [ -r "$ROOT/proc/device-tree/model" ]; then
-        model=$(tr -d '\000' <"$ROOT/proc/device-tree/model")
-    fi
+    model=$(pi_model)
     filters=$(model_filters "$model")
     short_model=${model% Rev *}
     short_model=${short_model:-Pi}
@@ -298,6 +352,12 @@ check_boot_config() { # the config.txt lines hardware/README.md calls necessary,
 dtparam:i2c_arm_baudrate=$(setting dtparam:i2c_baudrate)"
     fi
     need_setting dtparam:i2c_arm_baudrate 400000 all "a full OLED frame is slow at the default 100 kHz"
+    if [ "$led_backend" = virtual ]; then
+        return
+    fi
+    # Both LED backends send the key's data on SPI0 MOSI (GPIO 10): rpi-ws281x in its SPI mode,
+    # neopixel-spi through spidev.
+    need_setting dtparam:spi on all "the $led_backend LED backend sends the key's data on SPI0"
     case " $filters " in
         *" pi4 "*)
             need_setting core_freq 500 pi4 "the SPI clock of the LED key follows the core clock"
@@ -457,6 +517,7 @@ check_all() {
     check_pi
     check_os
     check_python
+    check_led_backend
     check_packages
     check_devices
     check_boot_config
@@ -513,7 +574,7 @@ install_venv() {
     # piwheels, whose wheels are for 32-bit systems only: on 64-bit, what has no aarch64 wheel is
     # compiled with the packages of install_packages.
     run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir --upgrade \
-        --constraint "$CONSTRAINTS" "${build}[pi]"
+        --constraint "$CONSTRAINTS" "${build}[$extra]"
     # Staff type `codenames-table selftest` or `stats` without the venv's path.
     run ln -sfn "/opt/$APP/bin/$APP" "$ROOT/usr/local/bin/$APP"
     run install -d -m 0755 "$SHARE"

@@ -1,17 +1,27 @@
 #!/bin/sh
-# `sudo make pi-userland`: run `sh systemd/install.sh` in an arm64 Debian Bookworm root under
-# qemu-user, as a fresh 64-bit Raspberry Pi OS meets it, then import every hardware library from
-# the venv it installed and run `codenames-table --help` there. Not part of `make test`: it
-# compiles under emulation for many minutes. Needs root on a Debian or Ubuntu machine.
+# `sudo make pi-userland`: run `sh systemd/install.sh` in an arm64 Debian root (Bookworm or
+# Trixie) under qemu-user, as a fresh 64-bit Raspberry Pi OS of that release meets it on a Pi 4
+# or a Pi 5, then import every hardware library of that Pi's LED backend from the venv it
+# installed and run `codenames-table --help` there. Not part of `make test`: it installs (and on
+# a Pi 4 compiles) under emulation for minutes. Needs root on a Debian or Ubuntu machine.
 #
-#   systemd/pi_userland.sh                        build or reuse the root, install, import
-#   systemd/pi_userland.sh --refresh-constraints  the same, with this checkout's .venv versions
-#                                                 as the constraints, then write what was
-#                                                 installed to systemd/pi-constraints.txt
+#   systemd/pi_userland.sh [--release bookworm|trixie] [--model pi4|pi5] [--refresh-constraints]
 #
-# The Bookworm root (python3 and python3-venv only, as the issue saw it) is built once with
-# debootstrap and kept in .cache/pi-userland/base.tar; every run unpacks a fresh copy into
-# .cache/pi-userland/root. PI_USERLAND_MIRROR=URL picks the Debian mirror (else debootstrap's).
+#   --release  the Debian release under Raspberry Pi OS: bookworm (Python 3.11, the default)
+#              or trixie (Python 3.13)
+#   --model    the Pi faked: pi4 (the ws281x LED backend: rpi-ws281x, compiled with the
+#              packages install.sh adds; the default) or pi5 (the spi backend: neopixel-spi,
+#              and no compiler may be installed)
+#   --refresh-constraints  install with this checkout's .venv versions as the constraints, then
+#              write what was installed into systemd/pi-constraints.txt (the pins of packages
+#              this release and model do not install are kept)
+#
+# Each release's root (python3 and python3-venv only, as a fresh Raspberry Pi OS Lite has them)
+# is built once with debootstrap and kept in the machine's root cache, $CODENAMES_ROOT_CACHE
+# (default /var/cache/codenames-table), as pi-userland-RELEASE-arm64.tar: outside any checkout,
+# so every clone on the machine reuses it. Every run unpacks a fresh copy into
+# .cache/pi-userland/RELEASE-MODEL/root. PI_USERLAND_MIRROR=URL picks the Debian mirror (else
+# debootstrap's).
 #
 # The Pi is faked just enough: /proc is a plain folder holding the device-tree model, the
 # compatible string, cpuinfo and mounts (Blinka's board detection and install.sh read them);
@@ -20,22 +30,42 @@
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=$SRC/.cache/pi-userland
-BASE=$CACHE/base.tar
-ROOT=$CACHE/root
+ROOT_CACHE=${CODENAMES_ROOT_CACHE:-/var/cache/codenames-table}
 INSIDE=/root/codenames-table
 CONSTRAINTS=systemd/pi-constraints.txt
-LIBRARIES="rpi_ws281x lgpio neopixel_spi board gpiod adafruit_ssd1306 gpiozero"
+# Imported on every Pi; the LED backend's own library is added below.
+LIBRARIES="lgpio board gpiod adafruit_ssd1306 gpiozero"
+
+usage() {
+    echo "usage: $0 [--release bookworm|trixie] [--model pi4|pi5] [--refresh-constraints]" >&2
+    exit 2
+}
 
 refresh=no
-case ${1:-} in
-    "") ;;
-    --refresh-constraints) refresh=yes ;;
-    *)
-        echo "usage: $0 [--refresh-constraints]" >&2
-        exit 2
-        ;;
+release=bookworm
+model=pi4
+while [ $# -gt 0 ]; do
+    case $1 in
+        --refresh-constraints) refresh=yes ;;
+        --release | --model)
+            [ $# -ge 2 ] || usage
+            if [ "$1" = --release ]; then release=$2; else model=$2; fi
+            shift
+            ;;
+        *) usage ;;
+    esac
+    shift
+done
+case $release in bookworm | trixie) ;; *) usage ;; esac
+case $model in
+    pi4) led_library=rpi_ws281x other_library=neopixel_spi ;;
+    pi5) led_library=neopixel_spi other_library=rpi_ws281x ;;
+    *) usage ;;
 esac
+BASE=$ROOT_CACHE/pi-userland-$release-arm64.tar
+CACHE=$SRC/.cache/pi-userland/$release-$model
+ROOT=$CACHE/root
+
 if [ "$(id -u)" -ne 0 ]; then
     echo "pi-userland needs root (debootstrap, chroot): sudo make pi-userland" >&2
     exit 2
@@ -70,19 +100,51 @@ base_root() {
         step "reusing $BASE"
         return
     fi
-    step "debootstrap: arm64 Debian Bookworm with python3 and python3-venv"
-    rm -rf "$CACHE/base.tmp"
-    mkdir -p "$CACHE"
+    step "debootstrap: arm64 Debian $release with python3 and python3-venv"
+    building=$BASE.root.tmp
+    rm -rf "$building"
+    mkdir -p "$ROOT_CACHE"
     # shellcheck disable=SC2086 # no mirror given: debootstrap's default
-    debootstrap --arch=arm64 --variant=minbase --include=python3,python3-venv bookworm \
-        "$CACHE/base.tmp" ${PI_USERLAND_MIRROR:-}
-    tar -C "$CACHE/base.tmp" -cf "$BASE.tmp" .
+    debootstrap --arch=arm64 --variant=minbase --include=python3,python3-venv "$release" \
+        "$building" ${PI_USERLAND_MIRROR:-}
+    tar -C "$building" -cf "$BASE.tmp" .
     mv "$BASE.tmp" "$BASE"
-    rm -rf "$CACHE/base.tmp"
+    rm -rf "$building"
+}
+
+fake_model() { # the device tree, cpuinfo and revision code of a Pi 4 Model B or a Pi 5 Model B
+    proc=$ROOT/proc
+    mkdir -p "$proc/device-tree/system"
+    if [ "$model" = pi5 ]; then
+        name="Raspberry Pi 5 Model B Rev 1.0"
+        printf 'raspberrypi,5-model-b\0brcm,bcm2712\0' >"$proc/device-tree/compatible"
+        # c04170: a Pi 5 Model B 4 GB, Rev 1.0; the device tree holds it big-endian.
+        printf '\000\300\101\160' >"$proc/device-tree/system/linux,revision"
+        revision=c04170 part=0xd0b hardware=""
+    else
+        name="Raspberry Pi 4 Model B Rev 1.5"
+        printf 'raspberrypi,4-model-b\0brcm,bcm2711\0' >"$proc/device-tree/compatible"
+        printf '\000\303\061\025' >"$proc/device-tree/system/linux,revision"
+        revision=c03115 part=0xd08 hardware="Hardware	: BCM2835"
+    fi
+    printf '%s\0' "$name" >"$proc/device-tree/model"
+    # The Pi 5's kernel prints no Hardware line.
+    cat >"$proc/cpuinfo" <<EOF
+processor	: 0
+BogoMIPS	: 108.00
+Features	: fp asimd evtstrm crc32 cpuid
+CPU implementer	: 0x41
+CPU part	: $part
+
+$hardware
+Revision	: $revision
+Serial		: 10000000deadbeef
+Model		: $name
+EOF
 }
 
 fake_pi() {
-    step "a fresh root in $ROOT, faking a Raspberry Pi 4"
+    step "a fresh root in $ROOT, faking a $model on $release"
     rm -rf "$ROOT"
     mkdir -p "$ROOT"
     tar -C "$ROOT" -xf "$BASE"
@@ -100,24 +162,8 @@ fake_pi() {
         cp -L "$host_cert" "$ROOT/etc/ssl/pi-userland-host-ca.crt"
     fi
 
-    proc=$ROOT/proc
-    mkdir -p "$proc/device-tree/system"
-    printf 'Raspberry Pi 4 Model B Rev 1.5\0' >"$proc/device-tree/model"
-    printf 'raspberrypi,4-model-b\0brcm,bcm2711\0' >"$proc/device-tree/compatible"
-    printf '\000\303\061\025' >"$proc/device-tree/system/linux,revision"
-    cat >"$proc/cpuinfo" <<'EOF'
-processor	: 0
-BogoMIPS	: 108.00
-Features	: fp asimd evtstrm crc32 cpuid
-CPU implementer	: 0x41
-CPU part	: 0xd08
-
-Hardware	: BCM2835
-Revision	: c03115
-Serial		: 10000000deadbeef
-Model		: Raspberry Pi 4 Model B Rev 1.5
-EOF
-    cat >"$proc/mounts" <<'EOF'
+    fake_model
+    cat >"$ROOT/proc/mounts" <<'EOF'
 /dev/mmcblk0p2 / ext4 rw,noatime 0 0
 /dev/mmcblk0p1 /boot/firmware vfat rw,relatime 0 0
 EOF
@@ -152,21 +198,30 @@ dev_versions() { # this checkout's .venv, but for the project itself
     "$SRC/.venv/bin/pip" freeze --exclude-editable | grep -v '^#'
 }
 
-write_constraints() {
+write_constraints() { # this run's versions, over the pins of the file for everything else
+    inside /opt/codenames-table/bin/pip freeze --disable-pip-version-check \
+        --exclude codenames-table >"$CACHE/installed.txt"
     {
         cat <<'EOF'
 # Every package of the table's `pi` install, at the versions `make test` and `make pi-userland`
 # ran against: systemd/install.sh passes this file to pip (--constraint), so two tables installed
 # a month apart run the same code. The packages the desktop shares are the development .venv's,
-# the Pi-only ones what pip chose for aarch64 and Python 3.11 (Debian Bookworm).
+# the Pi-only ones what pip chose for aarch64 and Python 3.11 (Debian Bookworm) and 3.13 (Debian
+# Trixie): one file for both, as a pin of a package a release does not install is ignored there.
 #
 # To refresh: upgrade .venv (`.venv/bin/pip install --upgrade -e '.[test]'`), run `make test`,
-# then `sudo make pi-userland PI_USERLAND_ARGS=--refresh-constraints`: it installs the table in
-# the arm64 root with .venv's versions, writes here what was installed, and checks the imports.
-# Commit this file with the README's pi-userland result.
+# then `sudo make pi-userland PI_USERLAND_ARGS=--refresh-constraints` with each PI_RELEASE and
+# PI_MODEL (bookworm pi4, trixie pi5, trixie pi4): each installs the table in the arm64 root with
+# .venv's versions, writes here what was installed (keeping the other pins), and checks the
+# imports. Commit this file with the README's pi-userland result.
 EOF
-        inside /opt/codenames-table/bin/pip freeze --disable-pip-version-check \
-            --exclude codenames-table | LC_ALL=C sort -f
+        # A name is compared as pip does: case, "-", "_" and "." alike.
+        awk -F'==' '
+            function key(name) { name = tolower(name); gsub(/[-_.]+/, "-", name); return name }
+            FNR == NR { fresh[key($1)] = 1; print; next }
+            /^#/ || NF == 0 { next }
+            !(key($1) in fresh) { print }' "$CACHE/installed.txt" "$SRC/$CONSTRAINTS" |
+            LC_ALL=C sort -f
     } >"$SRC/$CONSTRAINTS.new"
     mv "$SRC/$CONSTRAINTS.new" "$SRC/$CONSTRAINTS"
 }
@@ -179,8 +234,17 @@ if [ "$refresh" = yes ]; then
 fi
 
 step "install.sh --check on the fresh root (system packages expected missing)"
-if inside sh "$INSIDE/systemd/install.sh" --check; then
+if inside sh "$INSIDE/systemd/install.sh" --check >"$CACHE/check.txt"; then
+    cat "$CACHE/check.txt"
     echo "pi-userland: --check found nothing missing on a fresh root" >&2
+    exit 1
+fi
+cat "$CACHE/check.txt"
+backend=$(sed -n 's/^ok: LED key: the \([a-z0-9]*\) backend.*/\1/p' "$CACHE/check.txt")
+expected=ws281x
+if [ "$model" = pi5 ]; then expected=spi; fi
+if [ "$backend" != "$expected" ]; then
+    echo "pi-userland: install.sh --check chose the LED backend '$backend' on a $model, not $expected" >&2
     exit 1
 fi
 step "sh systemd/install.sh"
@@ -192,7 +256,17 @@ import importlib, sys
 for name in sys.argv[1:]:
     module = importlib.import_module(name)
     print("imported", name, "from", module.__file__)
-' $LIBRARIES
+' $LIBRARIES "$led_library"
+# Only the LED backend of this model is installed: on a Pi 5, no rpi-ws281x and no compiler.
+if inside /opt/codenames-table/bin/python -c "import $other_library" 2>/dev/null; then
+    echo "pi-userland: $other_library was installed on a $model, whose LED backend does not use it" >&2
+    exit 1
+fi
+if [ "$model" = pi5 ] && [ -e "$ROOT/usr/bin/gcc" ]; then
+    echo "pi-userland: install.sh installed a compiler on a Pi 5" >&2
+    exit 1
+fi
+step "$led_library imports; $other_library is not installed"
 inside /opt/codenames-table/bin/pip check --disable-pip-version-check
 inside codenames-table --help >/dev/null
 step "codenames-table --help runs"
@@ -203,4 +277,4 @@ else
     inside /opt/codenames-table/bin/pip freeze --disable-pip-version-check \
         --exclude codenames-table >"$CACHE/installed.txt"
 fi
-step "pi-userland passed: install.sh and every hardware library on arm64 Bookworm"
+step "pi-userland passed: install.sh and the hardware libraries of a $model on arm64 $release ($(inside python3 --version))"

@@ -83,7 +83,7 @@ def test_check_names_the_system_packages_that_are_missing(tmp_path: Path) -> Non
     result = run_script(INSTALL, "--check", root=root)
     assert result.returncode == 1, result.stdout + result.stderr
     assert missing_lines(result.stdout) == [
-        "MISSING: system packages the pi extra needs to build: python3-dev gcc"
+        "MISSING: system packages the pi-ws281x extra needs: python3-dev gcc"
     ]
     assert "fix: sudo apt-get install python3-dev gcc" in result.stdout
 
@@ -114,6 +114,130 @@ def test_a_dry_run_with_every_package_runs_no_apt(tmp_path: Path) -> None:
     assert not [c for c in commands(result.stdout) if "apt-get" in c]
 
 
+# --- the LED backend: by the model, unless the config names one ---
+
+MODEL_BACKENDS = [
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", "ws281x"),
+    ("Raspberry Pi 4 Model B Rev 1.5", "ws281x"),
+    ("Raspberry Pi 400 Rev 1.1", "ws281x"),
+    ("Raspberry Pi Compute Module 4 Rev 1.1", "ws281x"),
+    ("Raspberry Pi Zero 2 W Rev 1.0", "ws281x"),
+    ("Raspberry Pi 5 Model B Rev 1.0", "spi"),
+    ("Raspberry Pi 500 Rev 1.0", "spi"),
+    ("Raspberry Pi Compute Module 5 Rev 1.0", "spi"),
+    ("Raspberry Pi Model B Rev 2", "spi"),
+]
+"""The device-tree models and the backend `auto` makes of each (rpi-ws281x knows the Pi 3 to
+4; the Pi 5 family and models it does not know get neopixel-spi)."""
+
+
+def pip_install(output: str) -> str:
+    pip = [c for c in commands(output) if "/opt/codenames-table/bin/pip install" in c]
+    assert len(pip) == 1, output
+    return pip[0]
+
+
+@pytest.mark.parametrize(("model", "backend"), MODEL_BACKENDS)
+def test_the_model_picks_the_led_backend_and_its_extra(
+    tmp_path: Path, model: str, backend: str
+) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, model=model)
+    check = run_script(INSTALL, "--check", root=root)
+    library = {"ws281x": "rpi-ws281x", "spi": "neopixel-spi"}[backend]
+    assert f"ok: LED key: the {backend} backend ({library}), the default for {model}" in (
+        check.stdout
+    )
+    dry = run_script(INSTALL, "--dry-run", root=root)
+    assert pip_install(dry.stdout).endswith(f"[pi-{backend}]")
+
+
+def test_a_pi_5_installs_no_compiler(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, model="Raspberry Pi 5 Model B Rev 1.0", packages=("python3-venv",))
+    check = run_script(INSTALL, "--check", root=root)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "ok: system packages: python3-venv\n" in check.stdout
+    dry = run_script(INSTALL, "--dry-run", root=root)
+    assert not [c for c in commands(dry.stdout) if "apt-get" in c]
+    assert pip_install(dry.stdout).endswith("[pi-spi]")
+
+
+def test_a_pi_4_needs_the_compiler_for_rpi_ws281x(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, packages=("python3-venv",))
+    result = run_script(INSTALL, "--check", root=root)
+    assert missing_lines(result.stdout) == [
+        "MISSING: system packages the pi-ws281x extra needs: python3-dev gcc libc6-dev"
+    ]
+
+
+def test_the_configs_backend_wins_over_the_models(tmp_path: Path) -> None:
+    needs_root()
+    root = with_config(
+        ready_pi(tmp_path, packages=("python3-venv",)), '[pins.led]\nbackend = "spi"\n'
+    )
+    check = run_script(INSTALL, "--check", root=root)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert (
+        f"ok: LED key: the spi backend (neopixel-spi), [pins.led] backend in {root}/{CONFIG}"
+        in (check.stdout)
+    )
+    assert pip_install(run_script(INSTALL, "--dry-run", root=root).stdout).endswith("[pi-spi]")
+
+
+def test_auto_in_the_config_is_the_models_choice(tmp_path: Path) -> None:
+    needs_root()
+    root = with_config(ready_pi(tmp_path), '[pins.led]\nbackend = "auto"\n')
+    dry = run_script(INSTALL, "--dry-run", root=root)
+    assert pip_install(dry.stdout).endswith("[pi-ws281x]")
+
+
+def test_ws281x_on_a_pi_5_is_named_and_the_spi_extra_installed(tmp_path: Path) -> None:
+    needs_root()
+    root = with_config(
+        ready_pi(tmp_path, model="Raspberry Pi 5 Model B Rev 1.0"),
+        '[pins.led]\nbackend = "ws281x"\n',
+    )
+    check = run_script(INSTALL, "--check", root=root)
+    assert check.returncode == 1
+    assert missing_lines(check.stdout) == [
+        'MISSING: [pins.led] backend = "ws281x" cannot drive the LED key of a Raspberry Pi 5 '
+        "Model B: rpi-ws281x does not know this model"
+    ]
+    assert 'fix: set backend = "spi" (or "auto") under [pins.led]' in check.stdout
+    assert pip_install(run_script(INSTALL, "--dry-run", root=root).stdout).endswith("[pi-spi]")
+
+
+@pytest.mark.parametrize(
+    "model", ["Raspberry Pi 4 Model B Rev 1.5", "Raspberry Pi 5 Model B Rev 1.0"]
+)
+def test_check_names_the_spi_line_of_config_txt(tmp_path: Path, model: str) -> None:
+    needs_root()
+    root = ready_pi(
+        tmp_path, model=model, config_txt=READY_CONFIG_TXT.replace("dtparam=spi=on", "")
+    )
+    result = run_script(INSTALL, "--check", root=root)
+    backend = "ws281x" if "Pi 4" in model else "spi"
+    short_model = model.split(" Rev ", maxsplit=1)[0]
+    assert missing_lines(result.stdout) == [
+        f"MISSING: config.txt has no dtparam=spi=on for this {short_model}: the "
+        f"{backend} LED backend sends the key's data on SPI0"
+    ]
+    assert "printf '[all]\\ndtparam=spi=on\\n[all]\\n' | sudo tee -a" in result.stdout
+
+
+def test_a_trixie_pi_passes_the_check(tmp_path: Path) -> None:
+    needs_root()
+    root = ready_pi(tmp_path, model="Raspberry Pi 5 Model B Rev 1.0")
+    (root / "etc/os-release").write_text(
+        'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_ID="13"\nVERSION_CODENAME=trixie\n'
+    )
+    result = run_script(INSTALL, "--check", root=root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok: Debian GNU/Linux 13 (trixie)" in result.stdout
+
+
 # --- pinned versions ---
 
 
@@ -123,7 +247,7 @@ def test_pip_installs_with_the_constraints(tmp_path: Path) -> None:
     pip = [c for c in commands(result.stdout) if "/opt/codenames-table/bin/pip install" in c]
     assert len(pip) == 1
     assert f"--constraint {CONSTRAINTS} " in pip[0]
-    assert pip[0].endswith("[pi]")
+    assert pip[0].endswith("[pi-ws281x]")
 
 
 def pinned() -> dict[str, Version]:
@@ -137,14 +261,48 @@ def pinned() -> dict[str, Version]:
     return pins
 
 
-def test_the_constraints_pin_every_dependency_of_the_pi_install_within_its_range() -> None:
+def pi_requirements(python: str) -> list[Requirement]:
+    """The project's dependencies and its `pi` extra's, the extras it names followed, as pip
+    sees them on a 64-bit Pi's `python` (3.11: Bookworm, 3.13: Trixie)."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    found = [Requirement(spec) for spec in project["dependencies"]]
+    todo, seen = ["pi"], set()
+    while todo:
+        extra = todo.pop()
+        seen.add(extra)
+        for spec in extras[extra]:
+            requirement = Requirement(spec)
+            if canonicalize_name(requirement.name) == project["name"]:
+                todo += sorted(requirement.extras - seen)
+            elif requirement.marker is None or requirement.marker.evaluate(
+                {"python_version": python, "platform_machine": "aarch64", "sys_platform": "linux"}
+            ):
+                found.append(requirement)
+    return found
+
+
+@pytest.mark.parametrize("python", ["3.11", "3.13"])
+def test_the_constraints_pin_every_dependency_of_the_pi_install_within_its_range(
+    python: str,
+) -> None:
     pins = pinned()
-    for spec in [*project["dependencies"], *project["optional-dependencies"]["pi"]]:
-        requirement = Requirement(spec)
+    requirements = pi_requirements(python)
+    assert {"rpi-ws281x", "adafruit-circuitpython-neopixel-spi"} <= {
+        canonicalize_name(r.name) for r in requirements
+    }
+    for requirement in requirements:
         name = canonicalize_name(requirement.name)
         assert name in pins, f"{name} is not pinned"
         assert requirement.specifier.contains(pins[name], prereleases=True), (name, pins[name])
+
+
+def test_python_3_13_gets_a_gpio_library_with_a_wheel() -> None:
+    # lgpio has no aarch64 wheel for 3.13 and its source build needs swig; adafruit-lgpio is
+    # the same module, built.
+    assert {canonicalize_name(r.name) for r in pi_requirements("3.13")} >= {"adafruit-lgpio"}
+    assert "lgpio" not in {canonicalize_name(r.name) for r in pi_requirements("3.13")}
+    assert "lgpio" in {canonicalize_name(r.name) for r in pi_requirements("3.11")}
 
 
 def test_the_constraints_include_what_the_pi_libraries_pull_in() -> None:
@@ -451,7 +609,9 @@ def test_the_readme_lines_pass_on_every_model(tmp_path: Path, model: str) -> Non
 
 def test_a_pi_4_without_a_fixed_core_clock_is_told_the_lines_to_add(tmp_path: Path) -> None:
     out, missing = check_boot(
-        tmp_path, "Raspberry Pi 4 Model B Rev 1.5", "dtparam=i2c_arm_baudrate=400000\n"
+        tmp_path,
+        "Raspberry Pi 4 Model B Rev 1.5",
+        "dtparam=spi=on\ndtparam=i2c_arm_baudrate=400000\n",
     )
     assert len(missing) == 2
     assert "no core_freq=500 for this Raspberry Pi 4 Model B" in missing[0]
@@ -464,27 +624,27 @@ def test_a_pi_4_without_a_fixed_core_clock_is_told_the_lines_to_add(tmp_path: Pa
 
 @pytest.mark.parametrize(("model", "section"), [(PI_3, "pi3"), (ZERO_2, "pi02")])
 def test_a_pi_3_or_zero_2_needs_core_freq_250(tmp_path: Path, model: str, section: str) -> None:
-    out, missing = check_boot(tmp_path, model, "dtparam=i2c_arm_baudrate=400000\n")
+    out, missing = check_boot(tmp_path, model, "dtparam=spi=on\ndtparam=i2c_arm_baudrate=400000\n")
     assert len(missing) == 1
     assert "no core_freq=250" in missing[0]
     assert f"printf '[{section}]\\ncore_freq=250\\n[all]\\n'" in out
 
 
 def test_a_line_in_another_models_section_does_not_count(tmp_path: Path) -> None:
-    text = "dtparam=i2c_arm_baudrate=400000\n[pi4]\ncore_freq=250\n[all]\n"
+    text = "dtparam=spi=on\ndtparam=i2c_arm_baudrate=400000\n[pi4]\ncore_freq=250\n[all]\n"
     _, missing = check_boot(tmp_path, PI_3, text)
     assert len(missing) == 1
     assert "no core_freq=250" in missing[0]
 
 
 def test_the_zero_2_reads_the_pi0_section_too(tmp_path: Path) -> None:
-    text = "dtparam=i2c_arm_baudrate=400000\n[pi0]\ncore_freq=250\n"
+    text = "dtparam=spi=on\ndtparam=i2c_arm_baudrate=400000\n[pi0]\ncore_freq=250\n"
     assert check_boot(tmp_path, ZERO_2, text)[1] == []
 
 
 def test_a_wrong_value_is_named_and_the_last_line_wins(tmp_path: Path) -> None:
     text = (
-        "dtparam=i2c_arm=on,i2c_arm_baudrate=400000  # fast mode\n"
+        "dtparam=spi=on\ndtparam=i2c_arm=on,i2c_arm_baudrate=400000  # fast mode\n"
         "[pi4]\ncore_freq=500\ncore_freq_min=500\ncore_freq_min=250\n"
         "[all]\ndtparam=i2c_arm_baudrate=100000\n"
     )
@@ -525,7 +685,7 @@ def test_a_pi_without_config_txt_is_told_so(tmp_path: Path) -> None:
 
 
 def test_a_section_under_another_condition_does_not_count(tmp_path: Path) -> None:
-    text = "[HDMI:0]\ndtparam=i2c_arm_baudrate=400000\n[pi3]\ncore_freq=250\n"
+    text = "dtparam=spi=on\n[HDMI:0]\ndtparam=i2c_arm_baudrate=400000\n[pi3]\ncore_freq=250\n"
     _, missing = check_boot(tmp_path, PI_3, text)
     assert len(missing) == 1
     assert "i2c_arm_baudrate" in missing[0]

@@ -461,7 +461,8 @@ def test_a_dry_run_installs_the_unit_user_venv_and_config_and_changes_nothing(
     assert f"python3 -m venv {root}/opt/codenames-table" in commands
     link = f"ln -sfn /opt/codenames-table/bin/codenames-table {root}/usr/local/bin/codenames-table"
     assert link in commands
-    assert any(c.endswith("[pi]") and "/opt/codenames-table/bin/pip install" in c for c in commands)
+    pip = "/opt/codenames-table/bin/pip install"
+    assert any(c.endswith("[pi-ws281x]") and pip in c for c in commands)
     assert (
         f"install -m 0644 {REPO}/config.example.toml {root}/etc/codenames-table/config.toml"
         in commands

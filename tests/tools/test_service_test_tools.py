@@ -36,7 +36,7 @@ def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     assert result.failed == 0
 
 
-def test_the_mirror_is_the_hosts_bookworm_source_not_its_security_one(tmp_path: Path) -> None:
+def test_the_mirror_is_the_hosts_debian_source_not_its_security_one(tmp_path: Path) -> None:
     (tmp_path / "sources.list.d").mkdir()
     (tmp_path / "sources.list.d" / "debian.sources").write_text(
         "Types: deb\nURIs: http://security.example/debian-security\n"
@@ -50,7 +50,7 @@ def test_the_mirror_is_the_hosts_bookworm_source_not_its_security_one(tmp_path: 
 
 def test_the_mirror_is_read_from_a_one_line_sources_list_too(tmp_path: Path) -> None:
     (tmp_path / "sources.list").write_text(
-        "deb http://other.example/debian trixie main\n"
+        "deb http://other.example/debian sid main\n"
         "deb [signed-by=/k.gpg] http://main.example/debian bookworm main\n",
         encoding="utf-8",
     )
@@ -76,17 +76,49 @@ def test_the_root_is_built_once_and_rebuilt_when_the_package_list_changes(
 ) -> None:
     cache = tmp_path / "cache"
     log = tmp_path / "debootstrap.log"
-    root = container.cached_root(cache, "http://m.example/debian", log)
-    assert root == cache / "root" and root.is_dir()
-    assert container.cached_root(cache, "http://m.example/debian", log) == root
+    mirror = "http://m.example/debian"
+    root = container.cached_root(cache, "st-bookworm", "bookworm", mirror, log)
+    assert root == cache / "st-bookworm" and root.is_dir()
+    assert container.cached_root(cache, "st-bookworm", "bookworm", mirror, log) == root
     assert len(fake_debootstrap.read_text().splitlines()) == 1
     (root / "etc" / "left-from-before").touch()
     monkeypatch.setattr(container, "PACKAGES", (*container.PACKAGES, "sqlite3"))
-    assert container.cached_root(cache, "http://m.example/debian", log) == root
+    assert container.cached_root(cache, "st-bookworm", "bookworm", mirror, log) == root
     calls = fake_debootstrap.read_text().splitlines()
     assert len(calls) == 2
-    assert "sqlite3" in calls[1] and "http://m.example/debian" in calls[1]
+    assert "sqlite3" in calls[1] and f"bookworm {root}.tmp {mirror}" in calls[1]
     assert not (root / "etc" / "left-from-before").exists()
+
+
+def test_each_release_has_its_own_root_and_another_suite_rebuilds_it(
+    tmp_path: Path, fake_debootstrap: Path
+) -> None:
+    cache = tmp_path / "cache"
+    log = tmp_path / "debootstrap.log"
+    mirror = "http://m.example/debian"
+    for suite in ("bookworm", "trixie"):
+        container.cached_root(cache, f"st-{suite}", suite, mirror, log, packages=["python3"])
+    container.cached_root(cache, "st-trixie", "trixie", mirror, log, packages=["python3"])
+    container.cached_root(cache, "st-trixie", "sid", mirror, log, packages=["python3"])
+    calls = fake_debootstrap.read_text().splitlines()
+    assert [call.split()[2] for call in calls] == ["bookworm", "trixie", "sid"]
+    assert (cache / "st-trixie.stamp").read_text() == "suite=sid include=python3\n"
+
+
+def test_the_roots_are_kept_outside_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(container.ROOT_CACHE_VARIABLE, raising=False)
+    assert container.root_cache() == Path("/var/cache/codenames-table")
+    assert not container.root_cache().is_relative_to(REPO)
+    monkeypatch.setenv(container.ROOT_CACHE_VARIABLE, "/srv/roots")
+    assert container.root_cache() == Path("/srv/roots")
+
+
+def test_each_release_is_installed_as_its_pi(capsys: pytest.CaptureFixture[str]) -> None:
+    assert set(harness.MODELS) == set(container.RELEASES)
+    assert "Raspberry Pi 4" in harness.MODELS["bookworm"]
+    assert "Raspberry Pi 5" in harness.MODELS["trixie"]
+    assert harness.main(["buster"]) == 2
+    assert "unknown release buster (known: bookworm, trixie)" in capsys.readouterr().err
 
 
 def test_a_skip_is_a_failure_under_ci(
@@ -106,7 +138,7 @@ def test_without_root_it_skips_before_touching_anything(
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.setattr(harness.os, "geteuid", lambda: 1000)
     monkeypatch.setattr(harness, "missing_host_tools", lambda: pytest.fail("looked for tools"))
-    assert harness.main() == 0
+    assert harness.main([]) == 0
     assert "SKIPPED: it boots a container, which needs root" in capsys.readouterr().out
 
 

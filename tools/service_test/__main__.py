@@ -1,20 +1,23 @@
-"""`make service-test`: the table's service under a real systemd, end to end.
+"""`make service-test`: the table's service under a real systemd, end to end, on each release.
 
-Builds (or takes from `.cache/service-test/`) a Debian Bookworm root, boots a fresh copy of it
-with systemd 252 in a container, copies this checkout in, runs `systemd/install.sh` there and
-checks the running service (`tools/service_test/checks.py`). The unit is the project's own; a
-drop-in only changes its `ExecStart=` to `run --virtual` (there is no Pi hardware) and adds the
-sandbox probe before it.
+For each Debian release named (`bookworm`, `trixie`; both by default), builds (or takes from the
+machine's root cache, see `container.root_cache`) a root, boots a fresh copy of it with its own
+systemd (252 on Bookworm, 257 on Trixie) in a container, copies this checkout in, runs
+`systemd/install.sh` there as on the release's Pi model (`MODELS`) and checks the running
+service (`tools/service_test/checks.py`). The unit is the project's own; a drop-in only changes
+its `ExecStart=` to `run --virtual` (there is no Pi hardware) and adds the sandbox probe before
+it. What each run leaves to look into is in `.cache/service-test/RELEASE/`.
 
 Skips, saying why, where no container can be booted (not root, no apt-get to install the
 tools); under CI (`CI=true`) a skip is a failure. Exit 0 when every check passed.
+
+    python3 -m tools.service_test [RELEASE...]
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,53 +32,43 @@ from tools.service_test.checks import (
     drop_in,
 )
 from tools.service_test.container import (
+    RELEASES,
     Container,
     ContainerError,
     cached_root,
+    copy_checkout,
     debian_mirror,
     fresh_root,
+    host_architecture,
     install_host_tools,
     missing_host_tools,
+    root_cache,
 )
+from tools.service_test.container import skip as skip_or_fail
 
 REPO = Path(__file__).resolve().parents[2]
-CACHE = REPO / ".cache" / "service-test"
-HERE = Path(__file__).resolve().parent
-PROJECT = "/root/codenames-table"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 CA_INSIDE = "/root/service-test/host-ca.pem"
+CACHE = REPO / ".cache" / "service-test"
+MODELS = {
+    "bookworm": "Raspberry Pi 4 Model B Rev 1.5",
+    "trixie": "Raspberry Pi 5 Model B Rev 1.0",
+}
+"""The Pi each release's install is faked on: a Pi 4 (rpi-ws281x, built with the compiler) on
+Bookworm, a Pi 5 (neopixel-spi, no compiler) on Trixie, today's café purchase."""
+HERE = Path(__file__).resolve().parent
+PROJECT = "/root/codenames-table"
 INSTALL_TIMEOUT_S = 900.0
 
 
 def skip(reason: str) -> int:
     """Skip the test, or fail it under CI, where it must run."""
-    if os.environ.get("CI"):
-        print(f"service-test cannot run in CI: {reason}", file=sys.stderr)
-        return 1
-    print(f"service-test SKIPPED: {reason}")
-    return 0
-
-
-def checkout_files() -> list[str]:
-    """The files of this checkout, as a fresh clone would have them plus uncommitted work:
-    tracked and untracked ones, not ignored ones."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=REPO,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    return sorted({name for name in listed.split("\0") if name and (REPO / name).exists()})
+    return skip_or_fail("service-test", reason)
 
 
 def prepare(container_root: Path) -> None:
     """Put into the root, before it boots, what the test adds to a Pi."""
-    target = container_root / PROJECT.lstrip("/")
-    target.mkdir(parents=True)
-    for name in checkout_files():
-        source, copy = REPO / name, target / name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, copy, follow_symlinks=False)
+    copy_checkout(REPO, container_root / PROJECT.lstrip("/"))
     helpers = container_root / "usr/local/lib/service-test"
     helpers.mkdir(parents=True)
     shutil.copy(HERE / "sandbox_probe.py", container_root / PROBE.lstrip("/"))
@@ -98,8 +91,8 @@ def prepare(container_root: Path) -> None:
         write(CA_INSIDE, HOST_CA.read_text(encoding="utf-8"), 0o600)
 
 
-def install(container: Container) -> tuple[bool, str]:
-    """Run systemd/install.sh in the container, as a Pi would: its exit and output."""
+def install(container: Container, model: str) -> tuple[bool, str]:
+    """Run systemd/install.sh in the container, as a Pi `model` would: its exit and output."""
     env = {"PIP_CERT": CA_INSIDE} if HOST_CA.is_file() else {}
     result = container.run(
         [
@@ -109,6 +102,7 @@ def install(container: Container) -> tuple[bool, str]:
             "private",
             "sh",
             "/usr/local/lib/service-test/fake_pi.sh",
+            model,
             "sh",
             f"{PROJECT}/systemd/install.sh",
         ],
@@ -119,22 +113,26 @@ def install(container: Container) -> tuple[bool, str]:
     return result.returncode == 0, result.stdout + result.stderr
 
 
-def run_checks(run_root: Path, began: float, report: Report) -> int | None:
+def run_checks(release: str, run_root: Path, began: float, report: Report) -> int | None:
     """Boot, install and check into `report`; an exit code when skipped, else None."""
+    logs = CACHE / release
     prepare(run_root)
     built = time.monotonic()
     print(f"   ready after {built - began:.0f} s", flush=True)
     print("== Booting it with systemd", flush=True)
     try:
-        container = Container(run_root, CACHE / "console.log")
+        container = Container(run_root, logs / "console.log")
     except ContainerError as error:
         return skip(f"the container does not boot here: {error}")
     with container:
+        version = container.run(["systemctl", "--version"]).stdout.split("\n", 1)[0]
+        print(f"   {version}", flush=True)
         # systemd's debug log names every notification (READY=1, STOPPING=1) it receives.
         container.run(["systemd-analyze", "log-level", "debug"])
-        print("== systemd/install.sh", flush=True)
-        installed, output = install(container)
-        (CACHE / "install.log").write_text(output, encoding="utf-8")
+        model = MODELS[release]
+        print(f"== systemd/install.sh on a faked {model}", flush=True)
+        installed, output = install(container, model)
+        (logs / "install.log").write_text(output, encoding="utf-8")
         report.check("install.sh installs and starts the service", installed, output[-3000:])
         print(f"   installed after {time.monotonic() - built:.0f} s", flush=True)
         if installed:
@@ -148,12 +146,41 @@ def run_checks(run_root: Path, began: float, report: Report) -> int | None:
         journal = container.run(
             ["journalctl", "--unit", "codenames-table", "--no-pager"], check=False
         ).stdout
-        (CACHE / "journal.txt").write_text(journal, encoding="utf-8")
+        (logs / "journal.txt").write_text(journal, encoding="utf-8")
     return None
 
 
-def main() -> int:
+def test_release(release: str, mirror: str) -> int:
+    """Every check on `release`: 0 when they all passed."""
     began = time.monotonic()
+    logs = CACHE / release
+    logs.mkdir(parents=True, exist_ok=True)
+    cache = root_cache()
+    name = f"service-test-{release}-{host_architecture()}"
+    print(f"== {RELEASES[release]}: the root {cache / name}", flush=True)
+    cache.mkdir(parents=True, exist_ok=True)
+    root = cached_root(cache, name, release, mirror, logs / "debootstrap.log")
+    report = Report()
+    code = run_checks(release, fresh_root(root, logs / "run"), began, report)
+    if code is not None:
+        return code
+    print(
+        f"== service-test on {release} took {time.monotonic() - began:.0f} s; the unit's "
+        f"journal is in .cache/service-test/{release}/journal.txt"
+    )
+    print(f"{release}: {len(report.passed)} passed, {len(report.failed)} failed")
+    return 1 if report.failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    releases = sys.argv[1:] if argv is None else argv
+    unknown = sorted(set(releases) - set(RELEASES))
+    if unknown:
+        print(
+            f"service-test: unknown release {', '.join(unknown)} (known: {', '.join(RELEASES)})",
+            file=sys.stderr,
+        )
+        return 2
     if os.geteuid() != 0:
         return skip("it boots a container, which needs root")
     missing = missing_host_tools()
@@ -167,20 +194,11 @@ def main() -> int:
             return skip(str(error))
     mirror = debian_mirror()
     if mirror is None:
-        return skip("the host's apt sources name no Debian bookworm mirror")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    print("== The Bookworm root (.cache/service-test/root)", flush=True)
-    root = cached_root(CACHE, mirror, CACHE / "debootstrap.log")
-    report = Report()
-    code = run_checks(fresh_root(root, CACHE / "run"), began, report)
-    if code is not None:
-        return code
-    print(
-        f"== service-test took {time.monotonic() - began:.0f} s; the unit's journal is in "
-        ".cache/service-test/journal.txt"
-    )
-    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
-    return 1 if report.failed else 0
+        return skip(f"the host's apt sources name no Debian mirror of {' or '.join(RELEASES)}")
+    failed = [release for release in releases or list(RELEASES) if test_release(release, mirror)]
+    if failed:
+        print(f"service-test failed on {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
-"""A Debian Bookworm root booted with its own systemd in a container, for `make service-test`.
+"""A Debian root (Bookworm or Trixie) booted with its own systemd in a container, for `make
+service-test`.
 
-The root is built once with `debootstrap` and kept in `.cache/service-test/root` (rebuilt when
-the package list or the suite changes); each run boots a fresh copy of it with
-`systemd-nspawn`. The host has no systemd of its own, hence `--register=no --keep-unit`, and
-commands run inside through `nsenter` into the namespaces of the container's PID 1.
+The root is built once with `debootstrap` and kept in the machine's root cache (`root_cache()`:
+/var/cache/codenames-table, or $CODENAMES_ROOT_CACHE), outside any checkout, so that every clone
+on the machine reuses it; it is rebuilt when the package list or the suite changes. Each run
+boots a fresh copy of it with `systemd-nspawn`. The host has no systemd of its own, hence
+`--register=no --keep-unit`, and commands run inside through `nsenter` into the namespaces of
+the container's PID 1.
 
 Standard library only: it runs on the host's own `python3`, before any venv exists.
 """
@@ -15,13 +18,19 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-SUITE = "bookworm"
-"""Debian 12, the base of Raspberry Pi OS Bookworm: systemd 252, the Pi's version."""
+RELEASES = {
+    "bookworm": "Debian 12, the base of Raspberry Pi OS Bookworm: systemd 252, Python 3.11",
+    "trixie": "Debian 13, the base of Raspberry Pi OS Trixie: systemd 257, Python 3.13",
+}
+"""The Debian releases under the Raspberry Pi OS releases the table supports."""
+ROOT_CACHE_VARIABLE = "CODENAMES_ROOT_CACHE"
+DEFAULT_ROOT_CACHE = Path("/var/cache/codenames-table")
 PACKAGES = (
     # What the issue boots: systemd as PID 1, D-Bus for systemctl, and a Python with venv.
     "systemd",
@@ -45,9 +54,25 @@ class ContainerError(RuntimeError):
     """The container could not be built, booted or reached."""
 
 
+def root_cache() -> Path:
+    """Where the debootstrapped roots are kept for every checkout on this machine."""
+    return Path(os.environ.get(ROOT_CACHE_VARIABLE) or DEFAULT_ROOT_CACHE)
+
+
+def host_architecture() -> str:
+    """The host's Debian architecture (amd64 on a desktop or CI machine)."""
+    try:
+        return subprocess.run(
+            ["dpkg", "--print-architecture"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "amd64"
+
+
 def debian_mirror(sources_dir: Path = Path("/etc/apt")) -> str | None:
-    """The host's Debian mirror for `SUITE`, read from its apt sources (deb822 `.sources`
-    files first, then one-line `sources.list`); None when it names none."""
+    """The host's Debian mirror, read from its apt sources (deb822 `.sources` files first, then
+    one-line `sources.list`): the one that carries a release in `RELEASES` (one archive carries
+    them all); None when it names none."""
     for path in sorted(sources_dir.glob("sources.list.d/*.sources")):
         found = _mirror_in_deb822(path.read_text(encoding="utf-8", errors="replace"))
         if found:
@@ -64,6 +89,8 @@ def _mirror_in_deb822(text: str) -> str | None:
     """
     >>> _mirror_in_deb822("Types: deb\\nURIs: http://m/debian\\nSuites: bookworm other\\n")
     'http://m/debian'
+    >>> _mirror_in_deb822("Types: deb\\nURIs: http://m/debian\\nSuites: trixie\\n")
+    'http://m/debian'
     >>> _mirror_in_deb822("Types: deb\\nURIs: http://m/sec\\nSuites: bookworm-security\\n") is None
     True
     """
@@ -76,7 +103,7 @@ def _mirror_in_deb822(text: str) -> str | None:
             fields[name.strip().lower()] = value.strip()
         if (
             "deb" in fields.get("types", "").split()
-            and SUITE in fields.get("suites", "").split()
+            and set(RELEASES) & set(fields.get("suites", "").split())
             and fields.get("enabled", "yes").lower() != "no"
             and fields.get("uris")
         ):
@@ -91,9 +118,39 @@ def _mirror_in_one_line(text: str) -> str | None:
     """
     for line in text.splitlines():
         words = re.sub(r"\[[^]]*\]", " ", line.split("#", 1)[0]).split()
-        if len(words) >= 3 and words[0] == "deb" and words[2] == SUITE:
+        if len(words) >= 3 and words[0] == "deb" and words[2] in RELEASES:
             return words[1]
     return None
+
+
+def skip(tool: str, reason: str) -> int:
+    """Skip `tool` (exit 0), saying why, or fail it under CI (exit 1), where it must run."""
+    if os.environ.get("CI"):
+        print(f"{tool} cannot run in CI: {reason}", file=sys.stderr)
+        return 1
+    print(f"{tool} SKIPPED: {reason}")
+    return 0
+
+
+def checkout_files(repo: Path) -> list[str]:
+    """The files of the checkout `repo`, as a fresh clone would have them plus uncommitted
+    work: tracked and untracked ones, not ignored ones (no .venv, no caches)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    return sorted({name for name in listed.split("\0") if name and (repo / name).exists()})
+
+
+def copy_checkout(repo: Path, target: Path) -> None:
+    """The checkout's files (`checkout_files`) into the folder `target`, made now."""
+    target.mkdir(parents=True)
+    for name in checkout_files(repo):
+        source, copy = repo / name, target / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, copy, follow_symlinks=False)
 
 
 def missing_host_tools() -> list[str]:
@@ -116,24 +173,33 @@ def install_host_tools(packages: Sequence[str]) -> None:
             raise ContainerError(f"{' '.join(command)} failed: {result.stderr.strip()[-500:]}")
 
 
-def root_stamp(packages: Iterable[str] | None = None, suite: str = SUITE) -> str:
+def root_stamp(packages: Iterable[str], suite: str) -> str:
     """What the cached root was built from: a change of it rebuilds the root.
 
     >>> root_stamp(["b", "a"], "bookworm")
     'suite=bookworm include=a,b\\n'
     """
-    included = PACKAGES if packages is None else packages
-    return f"suite={suite} include={','.join(sorted(included))}\n"
+    return f"suite={suite} include={','.join(sorted(packages))}\n"
 
 
-def cached_root(cache: Path, mirror: str, log: Path) -> Path:
-    """The cached Bookworm root, built now if missing or built from another package list."""
-    root = cache / "root"
-    stamp = cache / "root.stamp"
-    wanted = root_stamp()
+def cached_root(
+    cache: Path,
+    name: str,
+    suite: str,
+    mirror: str,
+    log: Path,
+    *,
+    packages: Sequence[str] | None = None,
+) -> Path:
+    """The root `cache`/`name`: Debian `suite` with `packages` (else `PACKAGES`), built now if
+    missing or built from another suite or package list."""
+    included = PACKAGES if packages is None else tuple(packages)
+    root = cache / name
+    stamp = cache / f"{name}.stamp"
+    wanted = root_stamp(included, suite)
     if root.is_dir() and stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
         return root
-    building = cache / "root.tmp"
+    building = cache / f"{name}.tmp"
     for stale in (building, root):
         if stale.exists():
             shutil.rmtree(stale)
@@ -142,8 +208,8 @@ def cached_root(cache: Path, mirror: str, log: Path) -> Path:
     command = [
         "debootstrap",
         "--variant=minbase",
-        f"--include={','.join(PACKAGES)}",
-        SUITE,
+        f"--include={','.join(included)}",
+        suite,
         str(building),
         mirror,
     ]
@@ -235,8 +301,11 @@ class Container:
             # "degraded": booted, with some unit failed (a container lacks some devices).
             if result.stdout.strip() in ("running", "degraded"):
                 return
-            # Until systemd listens on its private socket, systemctl cannot even ask.
-            if "Failed to connect to bus" not in result.stderr or time.monotonic() > deadline:
+            # Until systemd listens on its private socket, systemctl cannot even ask: "Failed
+            # to connect to bus" (252), "... to system scope bus via local transport" (257).
+            if not re.search(r"Failed to connect to (system scope )?bus", result.stderr) or (
+                time.monotonic() > deadline
+            ):
                 raise ContainerError(f"it did not boot: {result.stdout}{result.stderr}")
             time.sleep(0.2)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -73,19 +74,27 @@ def payload(entry: Entry, marker: str) -> dict[str, Any] | None:
     return found
 
 
+NOTIFICATION = re.compile(
+    r"Got notification message from PID (\d+)(?: \((.*)\)|: (.*))$", re.DOTALL
+)
+"""systemd's debug line for a notification: "… from PID 41 (READY=1, STATUS=a)" (252), "… from
+PID 41: READY=1, STATUS=a" (257)."""
+
+
 def notifications(entries: list[Entry], pid: int | None = None) -> list[tuple[Entry, str]]:
-    """systemd's debug lines "Got notification message from PID N (…)": the entry and what
-    was in the parentheses, for process `pid` (or any)."""
+    """systemd's debug lines "Got notification message from PID N …": the entry and what the
+    message held, for process `pid` (or any).
+
+    >>> lines = ["x: Got notification message from PID 41 (READY=1, STATUS=a)",
+    ...          "x: Got notification message from PID 42: READY=1, STATUS=b"]
+    >>> [text for _, text in notifications([Entry(line, 1, 0, 0) for line in lines])]
+    ['READY=1, STATUS=a', 'READY=1, STATUS=b']
+    """
     found: list[tuple[Entry, str]] = []
     for entry in entries:
-        head = "Got notification message from PID "
-        at = entry.message.find(head)
-        if at < 0:
-            continue
-        rest = entry.message[at + len(head) :]
-        number, _, message = rest.partition(" ")
-        if pid is None or number == str(pid):
-            found.append((entry, message.strip().removeprefix("(").removesuffix(")")))
+        match = NOTIFICATION.search(entry.message)
+        if match and (pid is None or match[1] == str(pid)):
+            found.append((entry, (match[2] if match[2] is not None else match[3]).strip()))
     return found
 
 
