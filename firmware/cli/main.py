@@ -28,6 +28,7 @@ from types import FrameType
 
 from firmware.cli.broker_recipe import add_broker_recipe_parser
 from firmware.cli.cafe import add_cafe_parser
+from firmware.cli.provision import add_provision_parser
 from firmware.cli.retire import add_retire_parser
 from firmware.errors import EXIT_USAGE, UsageError
 from firmware.table.i18n import LANGUAGES
@@ -242,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_cafe_parser(commands)
     add_broker_recipe_parser(commands)
     add_retire_parser(commands)
+    add_provision_parser(commands)
     return parser
 
 
@@ -347,6 +349,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.retire import run_retire
 
         return run_retire(args)
+    if args.command == "provision":
+        from firmware.cli.provision import run_provision
+
+        return run_provision(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 
