@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from firmware.errors import UsageError
-from firmware.table.i18n import LANGUAGES
+from firmware.table.i18n import LANGUAGE_METAVAR, LANGUAGES
 
 
 def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +52,7 @@ def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     # Checked when it runs, not by argparse, so that a bad one is a single line.
     cafe.add_argument(
         "--lang",
-        metavar="|".join(LANGUAGES),
+        metavar=LANGUAGE_METAVAR,
         help="the language of both views (default: the locale's, from LC_ALL, LC_MESSAGES or "
         "LANG, when it is one of these; else en)",
     )

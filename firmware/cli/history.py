@@ -1,8 +1,9 @@
 """`codenames-table history`: the saved games, newest first, for staff settling a question.
 
 Each game's id (what `export` takes), start (local time), mode, state (in play, or the winner
-and why, the score in co-op), the actions saved (undos included) and its length, from its start
-to its latest action, and the match it was played in. `--json` prints the same as one array.
+and why, the score in co-op), the actions saved (undos included) and its length (from its first
+clue to its latest action: `game_length_s`), and the match it was played in. `--json` prints
+the same as one array.
 """
 
 from __future__ import annotations
@@ -15,16 +16,14 @@ from typing import Any
 from board_rules.text import clip
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import LARGEST_ID, GameSummary, StoreError
+from firmware.table.store import LARGEST_ID, GameSummary, StoreError, iso_time
 
 
 def summary_dict(game: GameSummary) -> dict[str, Any]:
     """One game as `--json` prints it; `started_at` in local time, ISO 8601 with its offset."""
     return {
         "id": game.game_id,
-        "started_at": datetime.fromtimestamp(game.started_at)
-        .astimezone()
-        .isoformat("T", "seconds"),
+        "started_at": iso_time(game.started_at),
         "mode": game.mode,
         "phase": game.phase,
         "winner": game.winner,
@@ -37,7 +36,7 @@ def summary_dict(game: GameSummary) -> dict[str, Any]:
 
 
 def _length_s(game: GameSummary) -> int:
-    return 0 if game.last_at is None else max(0, round(game.last_at - game.started_at))
+    return round(game.length_s)
 
 
 def state_text(game: GameSummary) -> str:

@@ -31,7 +31,7 @@ from firmware.cli.cafe import add_cafe_parser
 from firmware.cli.provision import add_provision_parser
 from firmware.cli.retire import add_retire_parser
 from firmware.errors import EXIT_USAGE, UsageError
-from firmware.table.i18n import LANGUAGES
+from firmware.table.i18n import LANGUAGE_METAVAR, LANGUAGES
 
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 """Exit code when standard output was closed by its reader: what a shell shows for a program
@@ -51,7 +51,9 @@ def positive_seconds(text: str) -> float:
 
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the TOML config file")
-    parser.add_argument("--lang", choices=LANGUAGES, help="the language, for this run")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, metavar=LANGUAGE_METAVAR, help="the language, for this run"
+    )
     parser.add_argument("--state-dir", type=Path, help="where the saved games are kept")
 
 
@@ -93,7 +95,11 @@ def _add_replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "instead of the JSON state",
     )
     replay.add_argument(
-        "--lang", choices=LANGUAGES, default="en", help="the language of --summary's line"
+        "--lang",
+        choices=LANGUAGES,
+        metavar=LANGUAGE_METAVAR,
+        default="en",
+        help="the language of --summary's line",
     )
 
 
@@ -211,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Coda on screen against 1-3 computer opponents; with --headless, let "
         "computer players play each other and print the wins as JSON.",
     )
-    coda.add_argument("--lang", choices=LANGUAGES, default="en", help="the language")
+    coda.add_argument(
+        "--lang", choices=LANGUAGES, metavar=LANGUAGE_METAVAR, default="en", help="the language"
+    )
     coda.add_argument("--seed", type=int, help="seed for the deals")
     coda.add_argument(
         "--opponents",

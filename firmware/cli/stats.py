@@ -18,7 +18,15 @@ from typing import Any
 from board_rules.codenames import EndReason, GiveClue, IllegalActionError, Mode, Team, Touch
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import GameStore, MatchRecord, SavedGame, StoreError, UnreadableGameError
+from firmware.table.store import (
+    GameStore,
+    MatchRecord,
+    SavedGame,
+    StoreError,
+    UnreadableGameError,
+    game_length_s,
+    iso_time,
+)
 
 
 @dataclass
@@ -61,7 +69,8 @@ class UsageStats:
         self.finished[mode] += 1
         self.turns.append(sum(1 for action in standing if isinstance(action, GiveClue)))
         if saved.actions:
-            self.minutes.append((saved.actions[-1].at - saved.actions[0].at) / 60)
+            length_s = game_length_s(saved.actions[0].at, saved.actions[-1].at)
+            self.minutes.append(length_s / 60)
         if state.reason is EndReason.ASSASSIN:
             self.assassin_endings += 1
         if saved.mode is Mode.COOP:
@@ -93,7 +102,7 @@ class UsageStats:
             "matches": [
                 {
                     "id": match.match_id,
-                    "started_at": match.started_at,
+                    "started_at": None if match.started_at is None else iso_time(match.started_at),
                     "games": match.games,
                     "wins": {"red": match.red, "blue": match.blue},
                 }
@@ -102,8 +111,9 @@ class UsageStats:
         }
 
 
-def _local(at: float) -> str:
-    return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
+def _local(at: str) -> str:
+    """An ISO 8601 time of the figures as a person reads it."""
+    return datetime.fromisoformat(at).strftime("%Y-%m-%d %H:%M")
 
 
 def _mean(values: list[float] | list[int]) -> float | None:
@@ -136,9 +146,11 @@ def format_text(figures: dict[str, Any]) -> str:
     def shown(value: object, unit: str = "") -> str:
         return "–" if value is None else f"{value}{unit}"
 
+    total, done = games["standard"] + games["coop"], finished["standard"] + finished["coop"]
     lines = [
-        f"Games:            {games['standard']} standard, {games['coop']} co-op "
-        f"({finished['standard']} and {finished['coop']} finished)",
+        f"Saved games in:   {figures['state_dir']}",
+        f"Games:            {total} ({games['standard']} standard, {games['coop']} co-op), "
+        f"{done} of them finished",
         f"Wins:             red {wins['red']}, blue {wins['blue']}",
         f"Assassin endings: {figures['assassin_endings']}",
         f"Average game:     {shown(figures['average_minutes'], ' min')}, "
@@ -174,6 +186,6 @@ def run_stats(args: argparse.Namespace) -> int:
                 stats = collect(store)
             except StoreError as error:
                 raise UsageError(f"cannot read the saved games in {state_dir}: {error}") from error
-    figures = stats.to_dict()
+    figures = {"state_dir": str(state_dir), **stats.to_dict()}
     print(json.dumps(figures) if args.json else format_text(figures))
     return 0

@@ -17,6 +17,8 @@ from firmware.errors import FirmwareError
 
 LANGUAGES: Final = ("en", "es", "pt", "it")
 """The four languages of the rulebooks, in menu order."""
+LANGUAGE_METAVAR: Final = "|".join(LANGUAGES)
+"""How every command's --help names the languages: `en|es|pt|it`."""
 
 LANGUAGE_NAMES: Final = {"en": "English", "es": "Español", "pt": "Português", "it": "Italiano"}
 """Each language in its own words, as the menu shows it."""

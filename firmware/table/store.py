@@ -23,6 +23,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -93,6 +94,27 @@ class GameSummary:
     """Wall-clock time of its latest action, None before the first."""
     match_id: int | None = None
     """The match it was played in; None for a game saved before matches were counted."""
+    first_at: float | None = None
+    """Wall-clock time of its first action (the first clue: the rules take nothing before it)."""
+
+    @property
+    def length_s(self) -> float:
+        """How long it was played (`game_length_s`)."""
+        return game_length_s(self.first_at, self.last_at)
+
+
+def iso_time(at: float) -> str:
+    """A saved time as every JSON output writes it: ISO 8601 in local time, with its offset."""
+    return datetime.fromtimestamp(at).astimezone().isoformat("T", "seconds")
+
+
+def game_length_s(first_at: float | None, last_at: float | None) -> float:
+    """A game's length, the one definition `history`, `stats` and the café share: from its first
+    clue to its last action (undos included), 0 before the first clue. The time between NEW and
+    the first clue is the table waiting, not the game."""
+    if first_at is None or last_at is None:
+        return 0.0
+    return max(0.0, last_at - first_at)
 
 
 @dataclass(frozen=True)
@@ -141,7 +163,7 @@ def _or_none(check: Callable[[object], _T], value: object) -> _T | None:
 def _summary(game_id: object, started_at: object, *fields: object) -> GameSummary:
     """A row of `summaries`, each field checked for its type: a hand-written record raises
     `ValueError` naming the value."""
-    mode, phase, winner, reason, score, actions, last_at, match_id = fields
+    mode, phase, winner, reason, score, actions, first_at, last_at, match_id = fields
     return GameSummary(
         _whole(game_id),
         _time(started_at),
@@ -153,6 +175,7 @@ def _summary(game_id: object, started_at: object, *fields: object) -> GameSummar
         _whole(actions),
         _or_none(_time, last_at),
         _or_none(_whole, match_id),
+        _or_none(_time, first_at),
     )
 
 
@@ -390,7 +413,7 @@ class GameStore:
         match = "g.match_id" if self._has_matches else "NULL"
         rows = self._read(
             "SELECT g.id, g.started_at, g.mode, g.phase, g.winner, g.reason, g.score,"
-            f" COUNT(a.seq), MAX(a.at), {match} FROM games g"
+            f" COUNT(a.seq), MIN(a.at), MAX(a.at), {match} FROM games g"
             " LEFT JOIN actions a ON a.game_id = g.id GROUP BY g.id ORDER BY g.id DESC LIMIT ?",
             (-1 if limit is None else limit,),
         )

@@ -27,15 +27,17 @@ def test_the_command_line_offers_exactly_the_tables_languages() -> None:
         for action in build_parser()._actions
         if isinstance(action, argparse._SubParsersAction)
     ]
-    # The café checks its --lang itself (its default comes from the locale) and names the
-    # languages in its metavar; the others let argparse check them.
-    offered = {
-        name: tuple(option.choices or str(option.metavar).split("|"))
+    # The café checks its --lang itself (its default comes from the locale); every command names
+    # the languages alike in its --help, as en|es|pt|it.
+    options = {
+        name: option
         for name, parser in commands.choices.items()
         for option in parser._actions
         if "--lang" in option.option_strings
     }
-    assert offered == dict.fromkeys(("sim", "run", "coda", "cafe"), LANGUAGES)
+    offered = {name: tuple(str(option.metavar).split("|")) for name, option in options.items()}
+    assert offered == dict.fromkeys(("replay", "sim", "run", "coda", "cafe"), LANGUAGES)
+    assert all(option.choices in (None, LANGUAGES) for option in options.values())
 
 
 def test_the_console_script_exits_2_with_one_line_outside_a_pi() -> None:

@@ -53,7 +53,9 @@ def test_history_lists_the_games_newest_first_with_their_state(tmp_path: Path, c
     )
     assert (oldest["phase"], oldest["winner"], oldest["reason"]) == ("over", "blue", "assassin")
     assert oldest["actions"] == len(FINISHED)
-    assert oldest["seconds"] == 30 * len(FINISHED)
+    # From the first clue (30 s after the start) to the last action: the table waiting for the
+    # first clue is not the game.
+    assert oldest["seconds"] == 30 * (len(FINISHED) - 1)
     assert newest["match"] == oldest["match"] == 1
     # ISO 8601 in local time, with its offset.
     assert datetime.fromisoformat(oldest["started_at"]).timestamp() == START
@@ -72,7 +74,7 @@ def test_history_for_people_says_who_won_and_what_is_in_play(tmp_path: Path, cli
     lines = cli("history", "--state-dir", tmp_path).stdout.splitlines()
     assert lines[0].split() == ["ID", "Started", "Mode", "State", "Actions", "Length", "Match"]
     assert "co-op" in lines[1] and "in play" in lines[1]
-    assert "blue won (assassin)" in lines[2] and "4:30" in lines[2]
+    assert "blue won (assassin)" in lines[2] and "4:00" in lines[2]
     assert lines[1].split()[-1] == lines[2].split()[-1] == "1"  # both in the first match
 
 

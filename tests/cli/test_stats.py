@@ -94,5 +94,28 @@ def test_stats_without_saved_games_print_zeros_exit_0_and_create_nothing(
 ) -> None:
     result = stats(cli, tmp_path / "none")
     assert result.returncode == 0, result.stderr
-    assert "Games:            0 standard, 0 co-op" in result.stdout
+    assert f"Saved games in:   {tmp_path / 'none'}\n" in result.stdout
+    assert "Games:            0 (0 standard, 0 co-op), 0 of them finished" in result.stdout
     assert not (tmp_path / "none").exists()
+
+
+def test_history_and_stats_give_a_game_one_length_from_its_first_clue(
+    tmp_path: Path, cli: Cli
+) -> None:
+    # Started at 0, first clue after 100 s, last action 200 s later: 200 s of play in both.
+    with GameStore(tmp_path, wall_clock=lambda: 0.0) as store:
+        game = Game(KEY, Mode.STANDARD)
+        game_id = store.start_game(KEY, Mode.STANDARD, started_at=1_700_000_000.0)
+        log = []
+        for at, line in ((100.0, "clue 1"), (150.0, "touch E5"), (300.0, "undo")):
+            action = parse_action(line)
+            game.play(action)
+            log.append(TimedAction(action, 1_700_000_000.0 + at))
+        game.play(parse_action("touch E5"))
+        log.append(TimedAction(parse_action("touch E5"), 1_700_000_000.0 + 300.0))
+        store.save(game_id, game, log)
+    [listed] = json.loads(cli("history", "--state-dir", tmp_path, "--json").stdout)
+    figures = json.loads(stats(cli, tmp_path, "--json").stdout)
+    assert listed["seconds"] == 200
+    assert figures["average_minutes"] == round(200 / 60, 1)
+    assert figures["state_dir"] == str(tmp_path)
