@@ -24,20 +24,22 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tools.service_test.__main__ import CA_INSIDE, HOST_CA, checkout_files, skip
+from tools.service_test.__main__ import CA_INSIDE, HOST_CA, skip
 from tools.service_test.checks import Report
 from tools.service_test.container import (
     Container,
     ContainerError,
     cached_root,
+    copy_checkout,
     debian_mirror,
     fresh_root,
+    host_architecture,
     install_host_tools,
     missing_host_tools,
+    root_cache,
 )
 
 REPO = Path(__file__).resolve().parents[1]
-ROOT_CACHE = REPO / ".cache" / "service-test"
 """The Bookworm root is `make service-test`'s, built once for both."""
 CACHE = REPO / ".cache" / "cafe-service-test"
 PROJECT = "/root/codenames-table"
@@ -76,12 +78,7 @@ def table_config(table: str, password_of: str | None = None) -> str:
 
 def prepare(container_root: Path) -> None:
     """Put the checkout, the recipe and the tables' configs into the root before it boots."""
-    target = container_root / PROJECT.lstrip("/")
-    target.mkdir(parents=True)
-    for name in checkout_files():
-        source, copy = REPO / name, target / name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, copy, follow_symlinks=False)
+    copy_checkout(REPO, container_root / PROJECT.lstrip("/"))
     recipe = container_root / RECIPE.lstrip("/")
     command = [sys.executable, "-m", "firmware.cli", "broker-recipe", "--out", str(recipe)]
     command += ["--host", "127.0.0.1", "--host", "localhost"]
@@ -211,9 +208,10 @@ def main() -> int:
     if mirror is None:
         return skip("the host's apt sources name no Debian bookworm mirror")
     CACHE.mkdir(parents=True, exist_ok=True)
-    ROOT_CACHE.mkdir(parents=True, exist_ok=True)
-    print("== The Bookworm root (.cache/service-test/root)", flush=True)
-    root = cached_root(ROOT_CACHE, mirror, ROOT_CACHE / "debootstrap.log")
+    # The service test's Bookworm root, shared: it holds what install.sh needs.
+    cache, name = root_cache(), f"service-test-bookworm-{host_architecture()}"
+    print(f"== The Bookworm root ({cache / name})", flush=True)
+    root = cached_root(cache, name, "bookworm", mirror, CACHE / "debootstrap.log")
     run_root = fresh_root(root, CACHE / "run")
     prepare(run_root)
     report = Report()
