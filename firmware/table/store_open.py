@@ -3,10 +3,11 @@
 The file is created private, checked (`PRAGMA quick_check`, the schema version) and put in WAL
 mode with `synchronous=FULL`, its WAL checkpointed often and cut back to a bound
 (`WAL_LIMIT_BYTES`), so that a small partition holds it; nothing is written when it is ready,
-so a full disk never stops a resume. A database SQLite finds damaged is moved aside with its `-wal` and `-shm`
-(`firmware.table.store_faults`) and a fresh one started; any other refusal (full, locked,
-read-only, failing) leaves the files as they are and opens them read-only if it can, so that
-the game on the table resumes. `firmware.table.store` reads and writes what this opens.
+so a full disk never stops a resume. A database SQLite finds damaged is moved aside with its
+`-wal` and `-shm` (`firmware.table.store_faults`) and a fresh one started; any other refusal
+(full, locked, read-only, failing) leaves the files as they are and opens them read-only if it
+can, so that the game on the table resumes. `firmware.table.store` reads and writes what this
+opens.
 """
 
 from __future__ import annotations
