@@ -145,19 +145,24 @@ def test_a_full_disk_at_start_up_resumes_the_game_moves_nothing_and_catches_up(
         assert store.game(last_id).replay().state == last
 
 
+def play_past_a_full_disk(vt: VirtualTable, disk: Path) -> Path:
+    """A clue of 9 and A1 saved, then B1 and C1 played on a full disk; the filler's path."""
+    vt.turn(8)  # clue 9: every card below is a guess
+    vt.push()
+    vt.press_pad(Coord.parse("A1"))
+    filler = fill(disk)
+    for card in ("B1", "C1"):
+        vt.press_pad(Coord.parse(card))
+    assert vt.table.not_saving is SaveFault.FULL
+    return filler
+
+
 def test_a_disk_filled_mid_game_and_freed_again_loses_nothing(
     disk: Path, virtual_table: TableFactory
 ) -> None:
     state = disk / "state"
     with virtual_table(state, TableConfig()) as vt:
-        vt.turn(8)  # clue 9: every card below is a guess
-        vt.push()
-        vt.press_pad(Coord.parse("A1"))
-        filler = fill(disk)
-        for card in ("B1", "C1"):
-            vt.press_pad(Coord.parse(card))
-        assert vt.table.not_saving is SaveFault.FULL
-        filler.unlink()
+        play_past_a_full_disk(vt, disk).unlink()
         vt.press_pad(Coord.parse("D1"))  # the next action writes all missed, in order
         assert vt.table.saving
         played = vt.table.game.applied
@@ -391,14 +396,8 @@ def test_a_clean_stop_after_the_disk_is_freed_saves_every_action_held_back(
 ) -> None:
     state = disk / "state"
     with virtual_table(state, TableConfig()) as vt:
-        vt.turn(8)  # clue 9
-        vt.push()
-        vt.press_pad(Coord.parse("A1"))
-        filler = fill(disk)
-        for card in ("B1", "C1"):
-            vt.press_pad(Coord.parse(card))
-        assert vt.table.not_saving is SaveFault.FULL
-        filler.unlink()  # writable again, and the stop comes before the next retry
+        # Writable again, and the stop comes before the next retry.
+        play_past_a_full_disk(vt, disk).unlink()
         played = vt.table.game.applied
     assert resumed(state).applied == played
     assert not [path for path in state.iterdir() if path.name.startswith(UNSAVED_PREFIX)]
