@@ -10,29 +10,13 @@ for it (the spymasters' card must not leak to the players).
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 
 from board_rules.codenames import IllegalActionError
 from board_rules.text import clip
 from firmware.cli.state_folder import open_record, staff_state_dir
 from firmware.errors import UsageError
-from firmware.table.store import LARGEST_ID, SavedGame, StoreError
-
-
-def transcript_text(saved: SavedGame) -> str:
-    """The game as a transcript, its key included."""
-
-    def local(at: float) -> str:
-        return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M:%S")
-
-    lines = [
-        f"# codenames-table game {saved.game_id}",
-        f"key {saved.key}",
-        f"mode {saved.mode.value}",
-    ]
-    width = max((len(str(timed.action)) for timed in saved.actions), default=0)
-    lines += [f"{timed.action!s:<{width}}  # {local(timed.at)}" for timed in saved.actions]
-    return "\n".join(lines) + "\n"
+from firmware.table.store import LARGEST_ID, StoreError
+from firmware.table.unsaved import transcript_text
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -58,5 +42,5 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(
             f"game {args.game_id} {still}: its key is secret; --with-key writes it all the same"
         )
-    print(transcript_text(saved), end="")
+    print(transcript_text(saved.game_id, saved.key, saved.mode, saved.actions), end="")
     return 0

@@ -47,3 +47,5 @@ def serve(
     notifier.ready("; ".join((status, *problems)))
     feeder = WatchdogFeeder(notifier, beat_s, fault=fault)
     table.run_forever(stop, heartbeat=feeder, heartbeat_s=beat_s)
+    # On this thread, the loop's, once it has ended: nothing else writes the games now.
+    table.save_before_stop()

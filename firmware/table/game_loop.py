@@ -245,6 +245,11 @@ class Table:
                 continue
             self.handle(event)
 
+    def save_before_stop(self) -> None:
+        """On a clean stop, once the loop has ended: what a fault held back is written, or
+        kept as files to recover from (`Saver.save_before_stop`)."""
+        self._saver.save_before_stop(self._current, self._wall_clock())
+
     @property
     def game(self) -> Game:
         """The game in play."""

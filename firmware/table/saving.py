@@ -10,13 +10,16 @@ first, then the games left and the matches begun, then the settings, then the ga
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from board_rules.codenames import Game
 from firmware.drivers.clock import Clock
 from firmware.table.store import GameStore, SavedGame, StoreError, TimedAction
 from firmware.table.store_faults import SaveFault
+from firmware.table.unsaved import transcript_text, write_unsaved
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,8 @@ class Saver:
         self._unsaved_settings: dict[str, object] = {}
         self._retry_s = RETRY_FIRST_S
         self._retry_due: float | None = None
+        self._stopped = False
+        """Whether `save_before_stop` has run: the files it writes are written once."""
 
     @property
     def fault(self) -> SaveFault | None:
@@ -168,6 +173,41 @@ class Saver:
         # A damaged database replaced by a fresh one: `_record` writes every game anew.
         self._store.recover()
         self.save(current)
+
+    def save_before_stop(self, current: RecordedGame, at: float) -> None:
+        """On a clean stop at wall-clock time `at`, with writes held back by a fault: one last
+        try, reopening the database read-write, and if the disk still refuses, every game it has
+        not got written as a transcript file (`firmware.table.unsaved`), the journal saying
+        where. Nothing is dropped in silence; a second call does nothing."""
+        if self._fault is None or self._stopped:
+            return
+        self._stopped = True
+        self._store.recover()
+        self.save(current)
+        if self._fault is None:
+            return
+        games = [item for item in self._backlog if isinstance(item, RecordedGame)]
+        texts = [
+            transcript_text(None, game.game.key, game.game.mode, game.log)
+            for game in (*games, current)
+        ]
+        runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+        folders = [self._store.state_dir, *([Path(runtime)] if runtime else [])]
+        written = write_unsaved(texts, folders, at)
+        if written:
+            log.error(
+                "stopping without saving (%s): the games not saved are kept as %s, which "
+                "`codenames-table replay` reads",
+                self._fault.value,
+                ", ".join(map(str, written)),
+            )
+        else:
+            log.error(
+                "stopping without saving (%s), and no folder (%s) takes the games not saved: "
+                "their actions are lost",
+                self._fault.value,
+                ", ".join(map(str, folders)),
+            )
 
     def _record(self, recorded: RecordedGame) -> None:
         if recorded.game_id is None or recorded.database != self._store.fresh_starts:

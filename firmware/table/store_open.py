@@ -1,11 +1,13 @@
 """Opening the database of saved games, at start and again after a fault.
 
 The file is created private, checked (`PRAGMA quick_check`, the schema version) and put in WAL
-mode with `synchronous=FULL`; nothing is written when it is ready, so a full disk never stops a
-resume. A database SQLite finds damaged is moved aside with its `-wal` and `-shm`
-(`firmware.table.store_faults`) and a fresh one started; any other refusal (full, locked,
-read-only, failing) leaves the files as they are and opens them read-only if it can, so that
-the game on the table resumes. `firmware.table.store` reads and writes what this opens.
+mode with `synchronous=FULL`, its WAL checkpointed often and cut back to a bound
+(`WAL_LIMIT_BYTES`), so that a small partition holds it; nothing is written when it is ready,
+so a full disk never stops a resume. A database SQLite finds damaged is moved aside with its
+`-wal` and `-shm` (`firmware.table.store_faults`) and a fresh one started; any other refusal
+(full, locked, read-only, failing) leaves the files as they are and opens them read-only if it
+can, so that the game on the table resumes. `firmware.table.store` reads and writes what this
+opens.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from firmware.table.store_faults import (
     DamagedDatabaseError,
@@ -34,6 +37,16 @@ SCHEMA_VERSION = 2
 MATCHES_VERSION = 2
 """The version that added matches: each game belongs to the match it was played in."""
 READABLE_VERSIONS = (1, SCHEMA_VERSION)
+CHECKPOINT_PAGES: Final = 100
+"""The WAL is written back into the database once it holds this many pages (400 KiB at
+SQLite's 4 KiB pages): a tenth of SQLite's default, so that a small partition is not filled."""
+WAL_LIMIT_BYTES: Final = 512 * 1024
+"""The size the WAL is cut back to after a checkpoint (`journal_size_limit`); without it, the
+file keeps the largest size it ever had. A save is a few pages: the WAL stays under it."""
+STATE_PARTITION_BYTES: Final = 64 * 1024 * 1024
+"""The least a state partition needs: a game takes about 1 KiB of database, so a table playing
+20 games a day fills 8 MiB a year; twice that for a damaged database kept aside beside a fresh
+one, the WAL and the recovery file. 64 MiB hold four such years."""
 """Versions whose games this firmware reads (an older one is brought up to date when written)."""
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -200,6 +213,9 @@ def _prepare(conn: sqlite3.Connection) -> None:
     if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
         conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
+    # Connection settings, not written to the file: a bounded WAL on a small partition.
+    conn.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
+    conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
     if version == SCHEMA_VERSION:
         return
     # In one transaction: a power cut leaves the old version whole, brought up at the next start.

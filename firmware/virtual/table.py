@@ -274,6 +274,8 @@ class VirtualTable:
         if self._loop is not None:
             self._stop_loop.set()
             self._loop.join(LOOP_STOP_TIMEOUT_S)
+        # A clean stop, as the service's: what a fault held back is saved or kept in a file.
+        self.table.save_before_stop()
         self.display.close()
         self.oled.close()
         self.lights.close()

@@ -98,7 +98,9 @@ def test_a_damaged_row_is_reported_without_the_key_and_a_bad_setting_is_left_out
         assert conn is not None
         conn.execute("UPDATE actions SET action = 'bogus' WHERE seq = 1")
         conn.execute("INSERT INTO settings (name, value) VALUES ('mode', 'not json')")
-        with pytest.raises(UnreadableGameError, match=f"saved game {game_id}.*bogus") as raised:
+        with pytest.raises(
+            UnreadableGameError, match=f"saved game {game_id} cannot be read: unknown action"
+        ) as raised:
             store.latest_game()
         assert str(KEY) not in str(raised.value)
         conn.execute("UPDATE games SET key = 'RRRRR' WHERE id = ?", (game_id,))

@@ -5,6 +5,8 @@ test, which needs root (CI runs as root); elsewhere they are skipped with the re
 held by a second process, as a staff tool would hold it.
 """
 
+import json
+import logging
 import os
 import pathlib
 import subprocess
@@ -20,9 +22,11 @@ from firmware.drivers.events import ConsoleButton
 from firmware.table.config import TableConfig
 from firmware.table.store import DATABASE_NAME, GameStore, StoreError, TimedAction
 from firmware.table.store_faults import SaveFault
+from firmware.table.unsaved import UNSAVED_PREFIX
 from firmware.virtual.table import VirtualTable
 
-from ..conftest import TableFactory
+from ..conftest import Cli, TableFactory
+from ..key_traces import key_traces
 from ..rules_helpers import KEY
 
 FIRST_MOVES = ["clue 2", "touch A1"]  # A1 is red: red guesses on
@@ -141,19 +145,24 @@ def test_a_full_disk_at_start_up_resumes_the_game_moves_nothing_and_catches_up(
         assert store.game(last_id).replay().state == last
 
 
+def play_past_a_full_disk(vt: VirtualTable, disk: Path) -> Path:
+    """A clue of 9 and A1 saved, then B1 and C1 played on a full disk; the filler's path."""
+    vt.turn(8)  # clue 9: every card below is a guess
+    vt.push()
+    vt.press_pad(Coord.parse("A1"))
+    filler = fill(disk)
+    for card in ("B1", "C1"):
+        vt.press_pad(Coord.parse(card))
+    assert vt.table.not_saving is SaveFault.FULL
+    return filler
+
+
 def test_a_disk_filled_mid_game_and_freed_again_loses_nothing(
     disk: Path, virtual_table: TableFactory
 ) -> None:
     state = disk / "state"
     with virtual_table(state, TableConfig()) as vt:
-        vt.turn(8)  # clue 9: every card below is a guess
-        vt.push()
-        vt.press_pad(Coord.parse("A1"))
-        filler = fill(disk)
-        for card in ("B1", "C1"):
-            vt.press_pad(Coord.parse(card))
-        assert vt.table.not_saving is SaveFault.FULL
-        filler.unlink()
+        play_past_a_full_disk(vt, disk).unlink()
         vt.press_pad(Coord.parse("D1"))  # the next action writes all missed, in order
         assert vt.table.saving
         played = vt.table.game.applied
@@ -377,3 +386,69 @@ def test_a_wal_left_under_its_spare_name_by_a_power_cut_is_put_back(tmp_path: Pa
         saved = store.latest_game()
         assert saved is not None and [str(t.action) for t in saved.actions] == FIRST_MOVES
     assert not list(tmp_path.glob("*.kept"))
+
+
+# A clean stop while writes are held back
+
+
+def test_a_clean_stop_after_the_disk_is_freed_saves_every_action_held_back(
+    disk: Path, virtual_table: TableFactory
+) -> None:
+    state = disk / "state"
+    with virtual_table(state, TableConfig()) as vt:
+        # Writable again, and the stop comes before the next retry.
+        play_past_a_full_disk(vt, disk).unlink()
+        played = vt.table.game.applied
+    assert resumed(state).applied == played
+    assert not [path for path in state.iterdir() if path.name.startswith(UNSAVED_PREFIX)]
+
+
+def test_a_clean_stop_on_a_disk_still_refusing_keeps_the_game_in_a_private_file(
+    disk: Path,
+    virtual_table: TableFactory,
+    cli: Cli,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    state = disk / "state"
+    power_cut_game(state, FIRST_MOVES)
+    if _run("chattr", "+i", str(state / DATABASE_NAME)).returncode != 0:
+        pytest.skip("this file system has no immutable attribute (chattr +i)")
+    with caplog.at_level(logging.ERROR), virtual_table(state, TableConfig()) as vt:
+        assert vt.table.not_saving is SaveFault.READ_ONLY
+        vt.press_pad(Coord.parse("B1"))
+        vt.press_pad(Coord.parse("C4"))  # a bystander: blue's turn
+        state_played = vt.table.state
+    [kept] = [path for path in state.iterdir() if path.name.startswith(UNSAVED_PREFIX)]
+    assert kept.stat().st_mode & 0o777 == 0o600  # it holds the key
+    replayed = cli("replay", kept)
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["covered"] == state_played.to_dict()["covered"]
+    # The journal says where, never what.
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert str(kept) in logged and "replay" in logged
+    assert key_traces(logged, KEY, covered=state_played.covered) == []
+
+
+def test_a_clean_stop_keeps_the_game_in_the_runtime_folder_when_the_state_folder_is_full(
+    disk: Path,
+    virtual_table: TableFactory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    state = disk / "state"
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    monkeypatch.setenv("RUNTIME_DIRECTORY", str(runtime))
+    with virtual_table(state, TableConfig()) as vt:
+        vt.turn(8)
+        vt.push()
+        fill(disk)  # and never freed: the state folder takes no file either
+        vt.press_pad(Coord.parse("A1"))
+        assert vt.table.not_saving is SaveFault.FULL
+        with caplog.at_level(logging.ERROR):
+            vt.close()
+    # The runtime folder took it instead.
+    [kept] = list(runtime.iterdir())
+    assert kept.read_text().splitlines()[3:] and "touch A1" in kept.read_text()
+    assert str(kept) in caplog.text
