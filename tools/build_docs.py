@@ -6,7 +6,9 @@ MkDocs wants every page and picture under one folder, so this lays out a copy of
 shape under `build/site-src`: the pages, and every file they link to at the same path. A relative
 link therefore means the same thing on the site as in the repository, and a link to a file that
 does not exist is reported here by page and target before MkDocs runs in strict mode (which
-fails on any warning: an unknown anchor, a page left out of the navigation).
+fails on any warning: an unknown anchor). A page reached only through a link (a generated
+list of the builders' guide) is part of the site without a place in the navigation; a link to a
+folder keeps its text and loses its target, as the site has no page for a folder.
 """
 
 from __future__ import annotations
@@ -60,22 +62,26 @@ def stage() -> list[str]:
     """Lay out the site's sources; return one line per link to a file that does not exist."""
     shutil.rmtree(STAGING, ignore_errors=True)
     problems: list[str] = []
-    for page in pages():
+    every_page = pages()
+    for page in every_page:
         source = REPO / page
         if not source.is_file():
             problems.append(f"{page}: the page is missing")
             continue
-        (STAGING / page).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, STAGING / page)
-        for target in links(source.read_text(encoding="utf-8")):
+        text = source.read_text(encoding="utf-8")
+        for target in links(text):
             linked = (source.parent / target).resolve()
             if not linked.is_relative_to(REPO) or not linked.exists():
                 problems.append(f"{page}: broken link to {target}")
-                continue
-            if linked.is_file():
+            elif linked.is_dir():
+                # A folder is a page on GitHub, not on the site: its name stays, as text.
+                text = re.sub(rf"\[([^\]]*)\]\(\s*{re.escape(target)}\s*\)", r"\1", text)
+            elif linked.relative_to(REPO) not in every_page:  # a page is laid out as one
                 copy = STAGING / linked.relative_to(REPO)
                 copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(linked, copy)
+        (STAGING / page).parent.mkdir(parents=True, exist_ok=True)
+        (STAGING / page).write_text(text, encoding="utf-8")
     return problems
 
 

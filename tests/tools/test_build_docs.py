@@ -52,3 +52,13 @@ def test_a_broken_link_and_a_missing_page_are_named(
 
 def test_the_repository_s_guides_have_no_broken_link() -> None:
     assert build_docs.stage() == []
+
+
+def test_a_link_to_a_folder_keeps_its_text_on_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = staged_repo(tmp_path, monkeypatch, "Everything in [`cut/`](cut/) is generated.\n")
+    (repo / "docs" / "cut").mkdir()
+    assert build_docs.stage() == []
+    staged = (repo / "build" / "site-src" / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert staged == "Everything in `cut/` is generated.\n"
