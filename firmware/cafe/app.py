@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Footer, Static
@@ -115,18 +116,36 @@ class CafeApp(App[None]):
         self.post_message(self.Arrived())
 
     def watch_connection(self, text: str) -> None:
-        self.query_one("#broker", Static).update(Text(text))
+        for line in self.query("#broker").results(Static):
+            line.update(Text(text))
 
     def watch_broker_up(self, up: bool) -> None:
-        self.query_one("#broker", Static).set_class(not up, "down")
+        for line in self.query("#broker").results(Static):
+            line.set_class(not up, "down")
 
     def watch_status(self, text: str) -> None:
-        self.query_one("#status", Static).update(Text(text))
+        for line in self.query("#status").results(Static):
+            line.update(Text(text))
 
     def _refresh(self, changed: set[str] | None = None) -> None:
         """Bring the rows (all, or only the `changed` tables'), their order and the lines up to
         date, writing only the cells that changed."""
-        table = self.query_one("#tables", DataTable)
+        try:
+            table = self.query_one("#tables", DataTable)
+        except NoMatches:  # news before the view is composed, or after it closed
+            return
+        with self.batch_update():  # one repaint for all the cells written
+            self._write_rows(table, changed)
+        cafe = self.cafe
+        self.status = cafe.summary()
+        self.connection = cafe.broker_line()
+        self.broker_up = cafe.broker_up
+        if self.web is not None:
+            self.web.changed()
+
+    def _write_rows(self, table: DataTable[Text], changed: set[str] | None) -> None:
+        """Add, change and remove rows as the café's tables did, and sort them when the order
+        changed."""
         cafe = self.cafe
         catalog, now = cafe.catalog, cafe.clock()
         for gone in self._shown.keys() - cafe.tables.keys():
@@ -148,11 +167,6 @@ class CafeApp(App[None]):
             rank = {name: n for n, name in enumerate(order)}
             table.sort("table", key=lambda cell: rank[cell.plain])
             self._order = order
-        self.status = cafe.summary()
-        self.connection = cafe.broker_line()
-        self.broker_up = cafe.broker_up
-        if self.web is not None:
-            self.web.changed()
 
     def _text(self, message: str, **fields: object) -> str:
         return cafe_text(self.cafe.catalog, message, **fields)

@@ -1,5 +1,5 @@
-"""`codenames-table cafe`: a bad broker URL, listening address or language is one line and
-exit 2."""
+"""`codenames-table cafe`: a bad broker URL, listening address, token file or language is one
+line and exit 2."""
 
 from __future__ import annotations
 
@@ -17,6 +17,18 @@ from firmware.cli.main import main
         (["--broker", "mqtt://x", "--no-terminal"], "--no-terminal needs --http"),
         (["--broker", "mqtt://x", "--lang", "fr"], "--lang 'fr': expected one of en, es, pt, it"),
         (["--broker", "mqtt://x", "--lang", "pt_PT"], "--lang 'pt_PT': expected one of"),
+        (
+            ["--broker", "mqtt://x", "--http", "0.0.0.0:8080"],
+            "--http 0.0.0.0:8080: a page served beyond loopback needs --token-file",
+        ),
+        (
+            ["--broker", "mqtt://x", "--http", "0.0.0.0:8080", "--token-file", "/nonexistent"],
+            "--token-file /nonexistent: cannot be read",
+        ),
+        (
+            ["--broker", "mqtt://x", "--http", "8080", "--token-file", "/dev/null"],
+            "--token-file /dev/null: expected one line of 16 characters or more",
+        ),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(

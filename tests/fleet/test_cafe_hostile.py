@@ -6,9 +6,15 @@ the terminal view shows news within a second under 10,000 tables' messages and a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import pty
+import signal
+import sys
 import threading
 import time
+from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
@@ -23,6 +29,7 @@ from firmware.fleet.messages import encode, envelope
 from .broker_helpers import WAIT_S, Mosquitto, until
 from .test_cafe_app import wait_until
 from .test_cafe_model import game_payload
+from .test_cafe_web import REPO
 
 MARKUP = ["[/]", "[b]bold[/b]", "[@click=app.quit]quit[/]", "[red on red]hidden"]
 
@@ -164,9 +171,12 @@ def test_the_terminal_view_shows_news_within_a_second_under_a_flood() -> None:
     # News for 400 of the 500 tables shown; the one watched is not among them.
     news = [(f"codenames/t{n}/events", event(f"t{n}", f"touch {n}")) for n in range(400)]
 
+    loaded = threading.Event()
+
     def flood() -> None:
         for topic, payload in retained:
             keep(topic, payload)
+        loaded.set()
         n = 0
         while not stop.is_set():
             started = time.monotonic()
@@ -182,15 +192,23 @@ def test_the_terminal_view_shows_news_within_a_second_under_a_flood() -> None:
             feeder.start()
             try:
                 table = app.query_one("#tables", DataTable)
-                await wait_until(pilot, lambda: table.row_count == 500)
+                # The retained messages read (each table's bad `health` among them counted),
+                # then news timed under the flood.
+                await wait_until(pilot, lambda: loaded.is_set() and cafe.rejected >= 500)
+                assert table.row_count == 500
                 delays = []
-                for n in range(5):
+                # The first news after the load is not timed: the view is still settling from
+                # it (the bench, `make cafe-flood-bench`, reports the whole start).
+                for n in range(-1, 5):
                     sent, news = time.monotonic(), f"clue {n}"
                     keep("codenames/t450/events", event("t450", news))
-                    await wait_until(
-                        pilot, lambda news=news: str(table.get_row("t450")[-1]) == news
-                    )
-                    delays.append(time.monotonic() - sent)
+                    # Looked at every 10 ms on the app's own loop (a pilot's pause would wait
+                    # for the flooded app to go idle, and time itself).
+                    while str(table.get_row("t450")[-1]) != news:
+                        assert time.monotonic() - sent < WAIT_S
+                        await asyncio.sleep(0.01)
+                    if n >= 0:
+                        delays.append(time.monotonic() - sent)
                 assert max(delays) < 1.0, delays
                 assert "more than 500 tables" in str(app.query_one("#status", Static).render())
             finally:
@@ -198,3 +216,75 @@ def test_the_terminal_view_shows_news_within_a_second_under_a_flood() -> None:
                 feeder.join(WAIT_S)
 
     asyncio.run(scenario())
+
+
+def read_screen(terminal: int, seen: bytearray) -> None:
+    """Keep what the view writes on its pseudo-terminal, until it closes."""
+    while True:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        seen.extend(chunk)
+
+
+def flood_broker(broker: Mosquitto, stop: threading.Event) -> None:
+    """About 1,000 messages a second on 700 tables' topics (each ignored: the wrong table)."""
+    from paho.mqtt import publish
+
+    n = 0
+    while not stop.is_set():
+        messages = [
+            {"topic": f"codenames/t{(n + k) % 700}/events", "payload": event("t", "x")}
+            for k in range(100)
+        ]
+        n += 100
+        publish.multiple(messages, port=broker.port)
+        stop.wait(0.1)
+
+
+def test_sigterm_stops_the_terminal_view_within_two_seconds_under_a_flood(
+    broker: Mosquitto, tmp_path: Path
+) -> None:
+    """The terminal view in a pseudo-terminal, as on the counter's screen, flooded through a
+    real broker: SIGTERM (systemd's stop) ends it within 2 s, with exit 0 and the terminal
+    given back."""
+    command = [sys.executable, "-m", "firmware.cli", "cafe", "--broker", broker.url]
+    command += ["--lang", "en", "--record", str(tmp_path / "record.sqlite3")]
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the view, on the pseudo-terminal
+        os.chdir(REPO)
+        os.environ.update(TERM="xterm-256color", COLUMNS="150", LINES="30")
+        os.execv(sys.executable, command)
+    seen = bytearray()
+    stop = threading.Event()
+    threading.Thread(target=read_screen, args=(terminal, seen), daemon=True).start()
+    flooding = threading.Thread(target=flood_broker, args=(broker, stop))
+    try:
+        assert until(lambda: b"connected to" in seen), bytes(seen[-500:])
+        flooding.start()
+        assert until(lambda: b"Messages ignored" in seen)  # the flood is being taken
+        sent = time.monotonic()
+        os.kill(pid, signal.SIGTERM)
+        ended: list[int] = []
+
+        def exited() -> bool:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                ended.append(status)
+            return bool(done)
+
+        assert until(exited, timeout=5)
+        assert time.monotonic() - sent < 2.0
+        # Stopped by the view itself (exit 0), not killed by the signal mid-frame.
+        assert os.waitstatus_to_exitcode(ended[0]) == 0
+    finally:
+        stop.set()
+        if flooding.is_alive():
+            flooding.join(WAIT_S)
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(terminal)

@@ -156,3 +156,28 @@ def test_the_language_follows_the_locale_when_the_table_has_it(
     environ: dict[str, str], language: str
 ) -> None:
     assert environment_language(environ) == language
+
+
+def test_co_op_words_are_the_oleds() -> None:
+    """A co-op game reads as the table's screen says it, from the same catalog's texts."""
+    from firmware.cafe import texts
+    from firmware.table import messages as oled
+
+    assert texts.OPPONENTS_TURN == oled.OPPONENTS_TURN
+    assert texts.MISSION_WON == oled.MISSION_WON
+    assert texts.MISSION_LOST == oled.MISSION_LOST
+    cafe = Cafe("it")
+    coop = json.loads(game_payload())
+    players = coop["turn"]
+    enemy = "blue" if players == "red" else "red"
+    cafe.receive("codenames/t1/game", game(mode="coop", starting=players, phase="enemy_cover"))
+    cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
+    assert cells["mode"] == "Cooperativo"
+    assert cells["state"] == cafe.catalog.gettext(oled.OPPONENTS_TURN)
+    own, theirs = coop["remaining"][players], coop["remaining"][enemy]
+    assert cells["score"] == cafe.catalog.gettext("Ours {own} · Theirs {enemy}").format(
+        own=own, enemy=theirs
+    )
+    cafe.receive("codenames/t1/game", game(mode="coop", starting=players, phase="over", score=7))
+    state = cafe.tables["t1"].cells(cafe.catalog, 2.0)["state"]
+    assert state.startswith(cafe.catalog.gettext(oled.MISSION_WON)) and "7" in state
