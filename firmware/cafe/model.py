@@ -93,7 +93,7 @@ class TableRow:
             health["stuck_pads"]
             or not health["oled_up"]
             or not health["saving"]
-            or health.get("leds_up") is False
+            or bool(health.get("led_off"))
             or (temperature is not None and temperature >= HOT_CPU_C)
             or health["events_dropped"]
         )
@@ -270,8 +270,6 @@ def _problems(catalog: GNUTranslations, health: dict[str, Any] | None) -> list[s
         problems.append(cafe_text(catalog, t.LED_OFF, why=health["led_off"]))
     if not health["saving"]:
         problems.append(cafe_text(catalog, t.NOT_SAVING, why=health["not_saving"] or "?"))
-    if health.get("leds_up") is False:
-        problems.append(cafe_text(catalog, t.LEDS_DOWN))
     temperature = health.get("cpu_temp_c")
     if temperature is not None and temperature >= HOT_CPU_C:
         problems.append(cafe_text(catalog, t.HOT_CPU, temperature=round(temperature)))
@@ -518,7 +516,7 @@ def _words(value: Any) -> bool:
 
 
 _ADDED: Final = frozenset(
-    {"match", "stopped", "starting", "started_at", "last", "cpu_temp_c", "leds_up", "led_off"}
+    {"match", "stopped", "starting", "started_at", "last", "cpu_temp_c", "led_off"}
 )
 """Fields added to schema 1 after its first tables: a message without them is still read."""
 
@@ -573,7 +571,6 @@ _FIELDS: Final[dict[str, dict[str, Any]]] = {
         "led_off": _optional(_text),
         "events_dropped": _count,
         "cpu_temp_c": _optional(_number),
-        "leds_up": _optional(lambda v: isinstance(v, bool)),
     },
     "events": {"at": _time, "action": _text, "words": _words},
 }

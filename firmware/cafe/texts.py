@@ -95,7 +95,6 @@ STUCK = NC_("cafe", "stuck pads: {pads}")
 OLED_DOWN = NC_("cafe", "OLED down")
 LED_OFF = NC_("cafe", "LED key off: {why}")
 """`why` is the table's code as sent (`spi-off`, `no-access`…): its journal has the detail."""
-LEDS_DOWN = NC_("cafe", "LED fault")
 HOT_CPU = NC_("cafe", "CPU hot: {temperature} °C")
 NOT_SAVING = NC_("cafe", "NOT SAVING: {why}")
 ALL_WELL = NC_("cafe", "OK")
