@@ -206,7 +206,7 @@ SPANISH: Final[CodaTexts] = {
     "advanced": "juego avanzado, con guiones",
     "wins": "Victorias: {tally}",
     "you": "Tú",
-    "computer": "Máquina {letter}",
+    "computer": "Ordenador {letter}",
     "easy": "fácil",
     "hard": "difícil",
     "expert": "experto",
@@ -243,7 +243,7 @@ SPANISH: Final[CodaTexts] = {
     "status_you_win": "¡Ganas! n empieza una partida nueva, y juegas primero",
     "status_other_wins": "Ganador: {player}. n empieza una partida nueva, y {player} juega primero",
     "status_won_next": "Ganador: {winner}. n empieza una partida nueva; primero en jugar: {player}",
-    "status_leave": "Partida en juego: q otra vez para salir; otra tecla para seguir",
+    "status_leave": "Partida en curso: q otra vez para salir; cualquier otra tecla para seguir",
     "log_take": "{player}: fichas iniciales, {black} negras y {white} blancas",
     "log_draw": "{player}: ficha robada, {colour}",
     "log_attack": "{attacker} → {target}, ficha {position} ({colour}): ¿{value}? {verdict}",
@@ -348,7 +348,9 @@ PORTUGUESE: Final[CodaTexts] = {
     "status_you_win": "Venceste! n começa uma partida nova, e jogas primeiro",
     "status_other_wins": "Vencedor: {player}. n começa uma partida nova, e {player} joga primeiro",
     "status_won_next": "Vencedor: {winner}. n começa uma partida nova; primeiro a jogar: {player}",
-    "status_leave": "Partida em curso: q outra vez para sair; outra tecla para continuar",
+    "status_leave": (
+        "Partida em curso: q outra vez para sair; qualquer outra tecla para continuar"
+    ),
     "log_take": "{player}: peças iniciais, {black} pretas e {white} brancas",
     "log_draw": "{player}: peça tirada, {colour}",
     "log_attack": "{attacker} → {target}, peça {position} ({colour}): {value}? {verdict}",
@@ -454,7 +456,9 @@ ITALIAN: Final[CodaTexts] = {
     "status_other_wins": "Vincitore: {player}. n inizia una partita nuova, "
     "e {player} gioca per primo",
     "status_won_next": "Vincitore: {winner}. n inizia una partita nuova; primo a giocare: {player}",
-    "status_leave": "Partita in corso: q di nuovo per uscire; un altro tasto per continuare",
+    "status_leave": (
+        "Partita in corso: premi di nuovo q per uscire, qualsiasi altro tasto per continuare"
+    ),
     "log_take": "{player}: tessere iniziali, {black} nere e {white} bianche",
     "log_draw": "{player}: tessera pescata, {colour}",
     "log_attack": "{attacker} → {target}, tessera {position} ({colour}): {value}? {verdict}",

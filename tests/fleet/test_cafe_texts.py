@@ -172,7 +172,7 @@ def test_co_op_words_are_the_oleds() -> None:
     enemy = "blue" if players == "red" else "red"
     cafe.receive("codenames/t1/game", game(mode="coop", starting=players, phase="enemy_cover"))
     cells = cafe.tables["t1"].cells(cafe.catalog, 2.0)
-    assert cells["mode"] == "Cooperativo"
+    assert cells["mode"] == "Cooperativa"  # as the Italian menu names the mode
     assert cells["state"] == cafe.catalog.gettext(oled.OPPONENTS_TURN)
     own, theirs = coop["remaining"][players], coop["remaining"][enemy]
     assert cells["score"] == cafe.catalog.gettext("Ours {own} · Theirs {enemy}").format(
