@@ -5,8 +5,6 @@ in batch mode; `check_all` runs them and returns one `Finding` per measured valu
 bound it must keep and where that bound comes from (a firmware constant or a datasheet). The
 models are the published ones where they exist (the 1N4148's), otherwise level-1 models set to
 the datasheet figures named beside them: they check the design's margins, not a part's curve.
-
-About 400 lines, for one concept: every analog claim of the table, simulated.
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ One file per part, drawn from the same sizes as layout.svg (make_layout_svg.Mech
 CUT is cut through, layer MARK is engraved or drawn (not cut). Origin at the lower left corner;
 the spymasters' edge is at the bottom, as in the top view. The key's pixel marks follow the LED
 strip's own pitch, centred on each row of cells, so the strip is checked against the cells.
-
-About 280 lines, for one concept: the cut parts and their holes.
 """
 
 from __future__ import annotations

@@ -11,8 +11,6 @@ cable list (connectors.md); it redraws wiring.svg, layout.svg and touch.svg and 
 (cut/*.dxf). It exits 1 on an electrical rules error, on a netlist that does not wire the pin
 map's pins to what they drive, on a simulated value outside what the firmware assumes
 (analog.py) or, with --check, on a stale file; 2 when ngspice is missing.
-
-About 330 lines, for one task: the hardware build and its checks, in the order `make` runs them.
 """
 
 from __future__ import annotations

@@ -5,8 +5,6 @@ strips, so there is nothing to cut): each part gets a place on the hole grid, an
 wired on the underside as a chain of links from pin to pin, nearest first. `problems` checks the
 result against the netlist: every pin of every net on the board reached, no hole used twice.
 Written as generated/interface-board-<variant>.md (the tables) and .svg (the drawing).
-
-About 300 lines, for one concept: the interface board as a builder solders it.
 """
 
 from __future__ import annotations

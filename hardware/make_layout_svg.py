@@ -9,9 +9,6 @@ Three views: the top seen from above (to scale), a section through one card pad,
 seen from the side. The card grid has as many rows and card columns as the matrix has, and the
 key as many pixels as the firmware drives, so the drawing cannot promise a table the firmware
 does not read.
-
-About 480 lines, for one drawing: the sizes that follow from mechanics.toml and a function per
-view, read together when the table's build changes.
 """
 
 from __future__ import annotations

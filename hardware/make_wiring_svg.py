@@ -7,9 +7,6 @@ Run from the repository root after changing hardware/pinout.toml:
 
 Parts are joined by net labels ("GPIO 16 · pin 36") rather than by drawn wires: with 18 signals
 a wire drawing turns into spaghetti, and a label is what the builder checks against the header.
-
-About 470 lines, for one drawing: a short function per part of the diagram, with the coordinates
-that place it, read together when the layout changes. The SVG builder is in svg_drawing.py.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ netlists into the BOM and the connector list. Parts are defined here with their 
 
 Reference prefixes say where a part sits: P the Pi, J/W connectors and cables, the interface
 board's parts plain (R, C, D, Q, U), each pad's SW/D named by its cell, the key's LED.
-
-About 560 lines, for one concept: the table's circuit, read as one when a wire changes.
 """
 
 from __future__ import annotations

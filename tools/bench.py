@@ -12,9 +12,6 @@ the memory are those of a separate process (`--startup-probe`), from its start t
 
 The tests run the same functions in a tiny configuration and check only the shape of the
 output: timing figures belong here, never in a test.
-
-About 600 lines, kept in one module (a tool, not shipped) so that every figure and its budget
-are read in one place.
 """
 
 from __future__ import annotations
@@ -550,7 +547,7 @@ def measure_startup(
 
 
 def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
-    """The limits of issue 6 and, for each, whether the figures keep within it."""
+    """The budgets of the table and, for each, whether the figures keep within it."""
     limits: dict[str, float] = {
         "touch_to_led_ms_median": debounce_ms + 10,
         "touch_to_oled_ms_median": debounce_ms + 30,
@@ -609,7 +606,7 @@ def run_bench(
     if backend == "matrix":
         figures["touch_to_led_ms_mpr121"] = capacitive_touch_to_led(touches, paced=paced)
     figures.update(budgets(figures, bench_config().inputs.debounce_ms))
-    # Issue 14: touch → LED with a fleet's broker down and slow, added by
+    # Touch → LED with a fleet's broker down and slow, added by
     # tools/bench_broker_faults.py, run as a child since it imports this module.
     options = ["--touches", str(touches), "--backend", backend, *([] if paced else ["--unpaced"])]
     fleet = [sys.executable, "-m", "tools.bench_broker_faults", *options]

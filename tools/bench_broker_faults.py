@@ -1,4 +1,4 @@
-"""`make bench`'s fleet figures (issue 14): touch → LED latency with `[fleet]` configured and its
+"""`make bench`'s fleet figures: touch → LED latency with `[fleet]` configured and its
 broker down (a Mosquitto killed once the table had connected: the publisher is losing it and
 retrying) or slow (behind `tools.slow_proxy`, every chunk 200 ms late both ways), measured as
 `tools.bench` measures it without a fleet, with its own functions. The game loop never waits for

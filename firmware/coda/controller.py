@@ -13,9 +13,6 @@ test) calls `computer_step` after `delay_s` seconds. Nothing here waits on real 
 
 Where the rules leave the person no choice, the controller makes it for them: an advanced
 opening without a dash is laid out as it is, and a tile with a single legal place goes there.
-
-About 500 lines, for one concept: the person's side of the game, whose length is
-its inputs (the eleven of `PERSON_ACTIONS` and the choice of seat), one short method each.
 """
 
 from __future__ import annotations

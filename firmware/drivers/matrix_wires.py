@@ -1,6 +1,6 @@
 """The switch matrix's wires as the scanner drives and reads them: the settle time a column
 needs after a row change, worked out from the circuit, and every switch's level read with as few
-pin operations as will do (issue 16: the CPU a touch costs).
+pin operations as will do (the CPU a touch costs).
 
 Rows are outputs, driven low to select them; columns are inputs with pull-ups, and a column reads
 low when a closed switch joins it to a row driven low (a diode per switch, cathode toward its

@@ -13,9 +13,6 @@ True
 Traceback (most recent call last):
 ...
 firmware.drivers.pinout.PinMapError: config.toml: pins.matrix.rows: missing
-
-A little over 400 lines, for one concept: every pin of the table, its reason and the checks that
-keep two uses off one pin.
 """
 
 from __future__ import annotations

@@ -7,9 +7,6 @@ the table never starts half-configured. Every number is bounded here, where it i
 no value (`inf`, `1e300`, `1e-9`) reaches a timer or a loop that it would break or hang. The file
 is read as `firmware.text_input` reads every text: at most 1 MiB, UTF-8 with or without a
 byte-order mark.
-
-Over 400 lines: one short reader per config section, sharing the checks and the messages
-that name a key.
 """
 
 from __future__ import annotations

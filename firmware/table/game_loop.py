@@ -159,7 +159,7 @@ class Table:
         self._notice_until = 0.0
         self._composed: tuple[TableView, GNUTranslations, OledScreen] | None = None
         """The last view composed, in its language, and its screen: most events (a release, a
-        blink) change nothing on it, and composing costs more than comparing (issue 16)."""
+        blink) change nothing on it, and composing costs more than comparing."""
         self._timer = TableTimer(self._timing.timer_redraw_s, self._schedule)
         self._controls = PlayControls()
         self._mode: ControlMode = PLAYING

@@ -147,7 +147,7 @@ def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
         return scale(style.identity_colour(identity), factor)
 
     # The 25 cells show at most 8 colours and the four edges one: each is worked out once
-    # (issue 16: the CPU a touch costs).
+    # (the CPU a touch costs).
     edge = edge_colour()
     looks: dict[tuple[Identity, bool], Colour] = {}
 

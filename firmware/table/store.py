@@ -9,9 +9,6 @@ locked, read-only or failing disk leaves the files as they are: the store opens 
 (read-only if need be) so that the game on the table resumes, reports the `SaveFault`, and
 `recover` tries again; the table keeps what it could not write and writes it, in order, once the
 disk takes it (`firmware.table.saving`).
-
-A little over 400 lines: the schema, its migration and every read and write of the saved
-games; opening and recovery are in `store_open`.
 """
 
 from __future__ import annotations

@@ -17,9 +17,6 @@ Deviations from the chip, on purpose: segment remap is applied when the glass is
 than when data is written (the chip maps columns at write time, so the two differ only for data
 written before a remap change); scrolling, the display start line and offset are recorded but
 not drawn; a read returns the status byte.
-
-A little over 400 lines for one chip: its command set decoded as the datasheet lists it, in
-one place.
 """
 
 from __future__ import annotations

@@ -373,7 +373,7 @@ def test_only_stuck_pads_down_slows_the_scan(rig: Rig) -> None:
     assert [type(event) for event in rig.wait(0.1)] == [PadPressed]
 
 
-# What a touch costs (issue 16): the bounds come from the scan's design, not from a clock.
+# What a touch costs: the bounds come from the scan's design, not from a clock.
 FULL_SCAN_ROW_WRITES = [2, 4, 4, 4, 2]
 """Each row's writes in a full scan: selecting row 0 raises the others, each next selection
 raises the row before and lowers its own, and the end lowers them all: the first and last rows

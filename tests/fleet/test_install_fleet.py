@@ -91,5 +91,5 @@ def test_the_units_exposure_stays_low_with_the_fleet(tmp_path: Path) -> None:
     offline = exposure()
     (root / FLEET_DROPIN).write_text(re.sub(r"^    ", "", dropin, flags=re.MULTILINE) + "\n")
     fleet = exposure()
-    # The README's figures: 0.6 without the fleet, 1.4 with it (the bound is 2.5).
+    # The README's figures: 0.6 without the fleet, 1.4 with it (the bound is 2.5).
     assert offline < fleet <= 2.5

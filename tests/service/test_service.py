@@ -41,7 +41,7 @@ INSTALL = REPO / "systemd" / "install.sh"
 UNINSTALL = REPO / "systemd" / "uninstall.sh"
 PI_USERLAND = REPO / "systemd" / "pi_userland.sh"
 EXPOSURE_GOAL = 2.0
-"""The issue's bound for `systemd-analyze security`; Debian's systemd-timesyncd scores 2.3."""
+"""The bound for `systemd-analyze security` we hold units to (systemd-timesyncd scores 2.3)."""
 RECEIVE_TIMEOUT_S = 2.0
 """Upper bound of each wait for a datagram; the loop sends every few hundredths of a second."""
 

@@ -3,8 +3,6 @@ the state folder, in the order a table lives it: started, played, hung, killed, 
 stopped; and its sandbox and security score.
 
 Each check prints `ok: …` or `FAIL: …`; the run ends with `N passed, N failed`.
-
-A little over 400 lines: one short function per check, in the order the table lives them.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ RELEASES = {
 ROOT_CACHE_VARIABLE = "CODENAMES_ROOT_CACHE"
 DEFAULT_ROOT_CACHE = Path("/var/cache/codenames-table")
 PACKAGES = (
-    # What the issue boots: systemd as PID 1, D-Bus for systemctl, and a Python with venv.
+    # What the container boots: systemd as PID 1, D-Bus for systemctl, and a Python with venv.
     "systemd",
     "systemd-sysv",
     "dbus",
