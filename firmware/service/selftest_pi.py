@@ -48,7 +48,9 @@ def run_selftest(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> 
     that cannot drive this Pi's LEDs included), before any device is opened."""
     if not is_raspberry_pi(model_file):
         raise UsageError(
-            "this is not a Raspberry Pi; the self-test checks the table's own hardware"
+            "this is not a Raspberry Pi; the self-test checks the table's own hardware. Here, "
+            "`codenames-table sim` (menu: Pad test) tries every pad and button on virtual "
+            "hardware, and `codenames-table run --virtual` runs the service itself"
         )
     path = args.config or installed_config()
     try:

@@ -231,6 +231,9 @@ def test_the_command_exits_2_outside_a_pi(cli: Cli) -> None:
     result = cli("selftest")
     assert result.returncode == 2
     assert "not a Raspberry Pi" in result.stderr
+    # It points to what can be done on a desktop instead, in one line.
+    assert "codenames-table sim" in result.stderr and "run --virtual" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("problem", ["missing", "stuck", "ghosting", "encoder"])
