@@ -149,6 +149,8 @@ class SimApp(StyledApp):
         self._real_last = time.monotonic()
         self._closed = False
         self._mounted = False
+        self._unknown_key: str | None = None
+        """A key pressed that plays nothing, shown until the next key."""
         try:
             self._deal_words()
         except WordListError:
@@ -405,7 +407,19 @@ class SimApp(StyledApp):
     def _redraw_entry(self) -> None:
         if not self._mounted:
             return
-        self._update_line(self._entry_line, t.entry_line(self.catalog, self.card_entry))
+        if self._unknown_key is not None:
+            text = self._text(t.UNKNOWN_KEY, key=self._unknown_key)
+        else:
+            text = t.entry_line(self.catalog, self.card_entry)
+        self._update_line(self._entry_line, text)
+
+    def on_key(self, event: events.Key) -> None:
+        # A key the table has no use for says so where a card is typed, until the next key.
+        bound = event.key in self._bindings.key_to_bindings
+        unknown = event.character if event.is_printable and not bound else None
+        if unknown != self._unknown_key:
+            self._unknown_key = unknown
+            self._redraw_entry()
 
     def _update_line(self, line: Static, text: str) -> None:
         # Only a change: an update repaints the line, and this runs on every tick.

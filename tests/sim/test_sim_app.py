@@ -650,3 +650,15 @@ def test_no_word_of_any_list_touches_its_card_s_edge(tmp_path: Path, language: s
         assert view.content_region.width >= len(longest) + 2, (longest, view.content_region)
 
     drive(make_app(tmp_path, words=words), scenario)
+
+
+def test_an_unknown_key_says_so_where_a_card_is_typed_until_the_next_key(tmp_path: Path) -> None:
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        entry = app.query_one("#entry", Static)
+        await keys(pilot, app, "x")
+        assert str(entry.content) == "x does nothing: see the keys below"
+        assert app.vt.table.state.phase is Phase.CLUE  # and nothing was pressed
+        await keys(pilot, app, "c")
+        assert str(entry.content).startswith("Card: C")
+
+    drive(make_app(tmp_path), scenario)

@@ -139,6 +139,9 @@ def test_the_console_lines_fit_the_console_in_every_language(tmp_path: Path, lan
             assert cell_len(line(app, selector)) <= room, (language, line(app, selector))
         await keys(pilot, app, "c", "3")
         assert cell_len(line(app, "#entry")) <= app.query_one("#entry").content_region.width
+        await keys(pilot, app, "x")  # a key that plays nothing says so on the same line
+        assert line(app, "#entry").startswith("x ")
+        assert cell_len(line(app, "#entry")) <= app.query_one("#entry").content_region.width
         # Every key of the footer is in the window, quit the last of them.
         footer = app.screen.query("FooterKey")
         assert footer.last().region.right <= app.size.width, language
