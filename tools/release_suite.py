@@ -50,6 +50,8 @@ PACKAGES = (
     "git",
     "openssl",
     "ca-certificates",
+    # chattr: the saving tests make a database immutable.
+    "e2fsprogs",
     # The fleet's tests against a real broker. Not Chromium: debootstrap cannot resolve the
     # virtual package (dbus-session-bus) under its GTK, so the café page's browser tests skip
     # here, saying so; `make test` runs them on the host.
