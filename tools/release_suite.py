@@ -68,9 +68,12 @@ class Overlay:
     """A writable overlay mounted over the cached `lower` root (`with`: unmounted after)."""
 
     def __init__(self, lower: Path, work: Path) -> None:
+        self.upper, self.scratch, self.merged = work / "upper", work / "work", work / "root"
+        if self.merged.is_mount():
+            # Left mounted by a run that was killed before it could unmount.
+            subprocess.run(["umount", str(self.merged)], check=True)
         if work.exists():
             shutil.rmtree(work)
-        self.upper, self.scratch, self.merged = work / "upper", work / "work", work / "root"
         for folder in (self.upper, self.scratch, self.merged):
             folder.mkdir(parents=True)
         options = f"lowerdir={lower},upperdir={self.upper},workdir={self.scratch}"
