@@ -50,6 +50,8 @@ PACKAGES = (
     "git",
     "openssl",
     "ca-certificates",
+    # chattr: the saving tests make a database immutable.
+    "e2fsprogs",
     # The fleet's tests against a real broker. Not Chromium: debootstrap cannot resolve the
     # virtual package (dbus-session-bus) under its GTK, so the café page's browser tests skip
     # here, saying so; `make test` runs them on the host.
@@ -66,9 +68,12 @@ class Overlay:
     """A writable overlay mounted over the cached `lower` root (`with`: unmounted after)."""
 
     def __init__(self, lower: Path, work: Path) -> None:
+        self.upper, self.scratch, self.merged = work / "upper", work / "work", work / "root"
+        if self.merged.is_mount():
+            # Left mounted by a run that was killed before it could unmount.
+            subprocess.run(["umount", str(self.merged)], check=True)
         if work.exists():
             shutil.rmtree(work)
-        self.upper, self.scratch, self.merged = work / "upper", work / "work", work / "root"
         for folder in (self.upper, self.scratch, self.merged):
             folder.mkdir(parents=True)
         options = f"lowerdir={lower},upperdir={self.upper},workdir={self.scratch}"

@@ -138,10 +138,12 @@ def sim_process(*options: str) -> subprocess.CompletedProcess[str]:
     """`sim --headless` on an empty script in a process of its own. As root, the process runs
     without the capabilities that let root enter any folder (`setpriv`, util-linux), so that a
     folder without permissions stops it as it stops anybody; it keeps its uid, so the checkout,
-    wherever it lies, stays readable."""
+    wherever it lies, stays readable. Dropped from the inheritable set too: a container
+    (systemd-nspawn) hands them down through it, past the bounding set."""
     command = [sys.executable, "-m", "firmware.cli", "sim", "--headless", "--script", "/dev/null"]
     if os.geteuid() == 0:
-        command = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *command]
+        dac = "-dac_override,-dac_read_search"
+        command = ["setpriv", f"--inh-caps={dac}", f"--bounding-set={dac}", *command]
     return subprocess.run(
         [*command, *options], capture_output=True, text=True, cwd=REPO, check=False
     )
