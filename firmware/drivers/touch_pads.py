@@ -29,7 +29,7 @@ answering is a fault: its pads are let go, a `TouchChipFault` is reported (the O
 and it is opened again with back-off on the clock (the OLED's way) while the other chips and the
 game go on; a second `TouchChipFault` says when it answers again.
 
-Over 600 lines: three chips, their configuration, their IRQ lines, the finger's rule, and the
+About 700 lines: three chips, their configuration, their IRQ lines, the finger's rule, and the
 pad rules (count once, refuse two together, stuck) that the matrix applies too; sharing those
 rules with `matrix` is left for later.
 """
