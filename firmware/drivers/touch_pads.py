@@ -175,8 +175,8 @@ def debounce_register(debounce_ms: float) -> int:
     """The chips' DEBOUNCE value: as many extra samples as fit in `debounce_ms` for a release
     (DR); none for a touch (DT 0), which the finger's rule confirms over its own samples.
 
-    >>> hex(debounce_register(30.0))
-    '0x60'
+    >>> hex(debounce_register(10.0))
+    '0x40'
     """
     extra = max(0, min(7, math.floor(debounce_ms / SAMPLE_MS) - 1))
     return extra << 4
