@@ -29,7 +29,7 @@ answering is a fault: its pads are let go, a `TouchChipFault` is reported (the O
 and it is opened again with back-off on the clock (the OLED's way) while the other chips and the
 game go on; a second `TouchChipFault` says when it answers again.
 
-Over 600 lines: three chips, their configuration, their IRQ lines, the finger's rule, and the
+About 700 lines: three chips, their configuration, their IRQ lines, the finger's rule, and the
 pad rules (count once, refuse two together, stuck) that the matrix applies too; sharing those
 rules with `matrix` is left for later.
 """
@@ -92,6 +92,13 @@ FALLING_FILTER_REGISTER = 0x2F
 FALLING_FILTER = (0x01, 0x01, 0xFF, 0x02)
 """MHDF, NHDF, NCLF, FDLF: a touch's direction followed slowly, so a slow approach is not
 learnt as the baseline (the Linux mpr121_touchkey driver's values, after AN3891)."""
+TOUCHED_FILTER = (0x01, 0xFF, 0x0F)
+"""NHDT, NCLT, FDLT: while a pad reads touched its baseline moves one count every 256 × 16
+samples (8 s), so that a pad a slow drift or a resting hand holds "near" lets go in minutes
+rather than never (the driver's NHDT 0 freezes it)."""
+WATCH_S = 2.0
+"""How long a pad something is near is read for a finger: after that it is a hand resting or
+held there, no longer read (500 reads a second would load the bus and the Pi) until it goes."""
 DEBOUNCE_REGISTER = 0x5B
 CONFIG1_REGISTER = 0x5C
 CONFIG2_REGISTER = 0x5D
@@ -168,8 +175,8 @@ def debounce_register(debounce_ms: float) -> int:
     """The chips' DEBOUNCE value: as many extra samples as fit in `debounce_ms` for a release
     (DR); none for a touch (DT 0), which the finger's rule confirms over its own samples.
 
-    >>> hex(debounce_register(30.0))
-    '0x60'
+    >>> hex(debounce_register(10.0))
+    '0x40'
     """
     extra = max(0, min(7, math.floor(debounce_ms / SAMPLE_MS) - 1))
     return extra << 4
@@ -315,7 +322,7 @@ def configure_chip(
         _write_stopped(chip, ECR_REGISTER, 0x00)
         pairs = [value for limits in thresholds for value in (limits.touch, limits.release)]
         _write_stopped(chip, 0x41, *pairs)
-        _write_stopped(chip, FALLING_FILTER_REGISTER, *FALLING_FILTER)
+        _write_stopped(chip, FALLING_FILTER_REGISTER, *FALLING_FILTER, *TOUCHED_FILTER)
         _write_stopped(chip, DEBOUNCE_REGISTER, debounce, CONFIG1_FFI6, CONFIG2_4MS)
         _write_stopped(chip, AUTO_CONFIG_REGISTER, AUTO_CONFIG, 0x00, usl, lsl, target)
         _write_stopped(chip, ECR_REGISTER, ECR_RUN | used)
@@ -339,6 +346,7 @@ class _Contact:
     near: bool = False
     """The chip says something is near (its touch status); the rule decides whether a finger."""
     watch: RiseWatch | None = None
+    watch_since: float = 0.0
     down: bool = False
     down_since: float = 0.0
     reported: bool = False
@@ -582,6 +590,7 @@ class TouchPads:
                         chip, electrode, self._chip_thresholds(chip, electrode).touch
                     )
                     contact.watch = RiseWatch(self._rule, size, near)
+                    contact.watch_since = now
                     watching = True
             if watching and self._poll_timer is None and not self._closed:
                 # Read now: this sample is the first of the signal's rise.
@@ -609,6 +618,10 @@ class TouchPads:
             self._poll_timer = None
             if self._closed:
                 return
+            now = self._clock.monotonic()
+            for contact in self._contacts.values():
+                if contact.watch is not None and now - contact.watch_since > WATCH_S:
+                    contact.watch = None  # a hand held there: no finger came
             watched = [
                 (chip, electrode, contact)
                 for (chip, electrode), contact in self._contacts.items()
@@ -635,7 +648,7 @@ class TouchPads:
                     self._close(contact, self._clock.monotonic(), events)
         self._count_pads(events)
         with self._lock:
-            still = any(c.near and not c.down for c in self._contacts.values())
+            still = any(c.near and not c.down and c.watch for c in self._contacts.values())
             if still and self._poll_timer is None and not self._closed:
                 self._poll_timer = self._clock.call_later(SAMPLE_MS / 1000, self._poll)
         self._emit(events)

@@ -25,6 +25,7 @@ from firmware.drivers.events import (
 from firmware.drivers.touch_pads import (
     ADDRESSES,
     DEBOUNCE_REGISTER,
+    WATCH_S,
     PadThresholds,
     TouchPads,
     electrode_of,
@@ -224,3 +225,22 @@ def test_a_chip_missing_at_start_is_a_fault_and_the_table_opens() -> None:
         clock.advance(0.1)
         assert isinstance(events[-1], PadPressed)
     factory.reset()
+
+
+def test_a_hand_held_near_a_pad_is_read_for_a_while_then_left_alone(rig: Rig) -> None:
+    chip, electrode = electrode_of(C3)
+    rig.panel.chips[chip].touch(electrode, 0.25)  # near (over 0.12 pF), never a finger's jump
+    rig.wait(0.1)
+    assert rig.panel.chips[chip].register(0x00) & 1 << electrode  # the chip says "near"
+    writes = rig.bus.writes
+    rig.wait(0.1)
+    assert rig.bus.writes - writes >= 2 * 40  # data and baseline read every 2 ms sample
+    rig.wait(WATCH_S)
+    writes = rig.bus.writes
+    rig.wait(1.0)
+    assert rig.bus.writes == writes  # no more reads: a hand held there
+    assert rig.events == []
+    rig.panel.release_switch(C3)
+    rig.wait(0.2)
+    rig.tap(C3)  # gone and back: a finger now counts
+    assert [type(e) for e in rig.events] == [PadPressed, PadReleased]
