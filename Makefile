@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test docs lint typecheck pytest soak bench fleet-bench cafe-demo key-contrast translations clean install uninstall sim service-test
+.PHONY: test docs lint typecheck pytest soak bench fleet-bench cafe-demo key-contrast translations clean install uninstall sim service-test provision-test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -98,3 +98,11 @@ pi-userland:
 # in .cache/service-test. Skips, saying why, where no container can boot; CI runs it.
 service-test:
 	python3 -m tools.service_test
+
+# A table set up the café's way (docs/staff.md), as root: a Debian Trixie root booted with
+# its own systemd and cloud-init, seeded with `codenames-table provision`'s files for a broker
+# recipe's Mosquitto on the host; the first boot must install the table, start it and report to
+# the broker as its own user, the second change nothing. The root is cached in
+# /var/cache/codenames-table. Skips, saying why, where no container can boot.
+provision-test: $(STAMP)
+	$(VENV)/bin/python -m tools.provision_test
