@@ -103,6 +103,7 @@ service-test:
 # its own systemd and cloud-init, seeded with `codenames-table provision`'s files for a broker
 # recipe's Mosquitto on the host; the first boot must install the table, start it and report to
 # the broker as its own user, the second change nothing. The root is cached in
-# /var/cache/codenames-table. Skips, saying why, where no container can boot.
+# /var/cache/codenames-table. PROVISION_SUITE=bookworm boots Debian 12 instead. Skips, saying why,
+# where no container can boot.
 provision-test: $(STAMP)
-	$(VENV)/bin/python -m tools.provision_test
+	$(VENV)/bin/python -m tools.provision_test $(PROVISION_SUITE)

@@ -12,8 +12,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-SUITE = "trixie"
-"""Debian 13, the base of Raspberry Pi OS Trixie: systemd 257 and its cloud-init."""
+SUITES = ("trixie", "bookworm")
+"""Debian 13 and 12, the bases of Raspberry Pi OS Trixie (systemd 257, cloud-init 25) and
+Bookworm (systemd 252, cloud-init 22); the first is the default."""
 PACKAGES = (
     # systemd as PID 1, D-Bus for systemctl, the distribution's cloud-init.
     "systemd",
@@ -32,32 +33,32 @@ PACKAGES = (
     "ca-certificates",
 )
 CACHE = Path(os.environ.get("CODENAMES_ROOT_CACHE") or "/var/cache/codenames-table")
-NAME = "provision-test-trixie-amd64"
 
 
-def stamp() -> str:
+def stamp(suite: str) -> str:
     """What the cached root is built from: another list rebuilds it.
 
-    >>> stamp().startswith("suite=trixie include=")
+    >>> stamp("trixie").startswith("suite=trixie include=")
     True
     """
-    return f"suite={SUITE} include={','.join(sorted(PACKAGES))}\n"
+    return f"suite={suite} include={','.join(sorted(PACKAGES))}\n"
 
 
-def cached_tarball(mirror: str, log: Path) -> Path:
+def cached_tarball(suite: str, mirror: str, log: Path) -> Path:
     """The root's tarball, built now when missing or built from another package list.
     RuntimeError when debootstrap fails."""
-    tarball = CACHE / f"{NAME}.tar"
-    stamp_file = CACHE / f"{NAME}.stamp"
-    if tarball.is_file() and stamp_file.is_file() and stamp_file.read_text() == stamp():
+    name = f"provision-test-{suite}-amd64"
+    tarball = CACHE / f"{name}.tar"
+    stamp_file = CACHE / f"{name}.stamp"
+    if tarball.is_file() and stamp_file.is_file() and stamp_file.read_text() == stamp(suite):
         return tarball
     CACHE.mkdir(parents=True, exist_ok=True)
-    building = CACHE / "build" / NAME
+    building = CACHE / "build" / name
     if building.exists():
         shutil.rmtree(building)
     building.parent.mkdir(parents=True, exist_ok=True)
     command = ["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}"]
-    command += [SUITE, str(building), mirror]
+    command += [suite, str(building), mirror]
     with log.open("w", encoding="utf-8") as out:
         done = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, check=False)
     if done.returncode != 0:
@@ -70,7 +71,7 @@ def cached_tarball(mirror: str, log: Path) -> Path:
     )
     partial.rename(tarball)
     shutil.rmtree(building)
-    stamp_file.write_text(stamp())
+    stamp_file.write_text(stamp(suite))
     return tarball
 
 
