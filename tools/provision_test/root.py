@@ -31,6 +31,8 @@ PACKAGES = (
     "gcc",
     "libc6-dev",
     "ca-certificates",
+    # Raspberry Pi OS has it, and cloud-init's locale module needs its update-locale.
+    "locales",
 )
 CACHE = Path(os.environ.get("CODENAMES_ROOT_CACHE") or "/var/cache/codenames-table")
 
