@@ -147,6 +147,16 @@ class TableFiles:
     git: tuple[str, str | None] | None = None
 
 
+INTERFACES: Final = [
+    "sh",
+    "-c",
+    "if command -v raspi-config >/dev/null; then "
+    "raspi-config nonint do_i2c 0 && raspi-config nonint do_spi 0; fi",
+]
+"""The OLED's I2C and the LED key's SPI turned on as Raspberry Pi OS's own tool does (its
+cloud-init's `rpi` module calls the same, but the distribution's cloud-init refuses that key)."""
+
+
 def install_command(files: TableFiles) -> list[str]:
     """The first boot's install, a shell command: unpack or clone the source, run its
     install.sh (which installs, checks the config and starts the service)."""
@@ -170,9 +180,6 @@ def user_data(files: TableFiles) -> str:
         "hostname": files.hostname,
         "preserve_hostname": False,
         "manage_etc_hosts": True,
-        # Raspberry Pi OS's own module: the OLED's I2C and the LED key's SPI, as raspi-config
-        # would turn them on (read at the next boot: install.sh says so meanwhile).
-        "rpi": {"interfaces": {"i2c": True, "spi": True}},
         "package_update": True,
         "packages": packages,
         "write_files": [
@@ -180,7 +187,7 @@ def user_data(files: TableFiles) -> str:
             _file(f"{CONFIG_DIR}/cafe-ca.pem", files.ca, "0644"),
             _file(PASSWORD_FILE, files.password + "\n", "0600"),
         ],
-        "runcmd": [install_command(files)],
+        "runcmd": [INTERFACES, install_command(files)],
     }
     return "#cloud-config\n" + to_yaml(config)
 

@@ -72,7 +72,7 @@ def test_user_data_is_cloud_config_with_the_tables_files_and_install() -> None:
     data = yaml.safe_load(text)
     assert data["hostname"] == "mesa-2"
     assert data["preserve_hostname"] is False
-    assert data["rpi"] == {"interfaces": {"i2c": True, "spi": True}}
+    assert "raspi-config nonint do_i2c 0 && raspi-config nonint do_spi 0" in data["runcmd"][0][2]
     assert "python3-venv" in data["packages"]
     assert "git" not in data["packages"]
     files = {entry["path"]: entry for entry in data["write_files"]}
@@ -83,8 +83,8 @@ def test_user_data_is_cloud_config_with_the_tables_files_and_install() -> None:
     assert (secret["permissions"], secret["owner"]) == ("0600", "root:root")
     assert {entry["permissions"] for entry in files.values()} == {"0600", "0644"}
     # The install runs once (runcmd: per instance), from the bundle on the boot partition.
-    assert data["runcmd"] == [install_command(FILES)]
-    script = data["runcmd"][0][2]
+    assert data["runcmd"][1] == install_command(FILES)
+    script = data["runcmd"][1][2]
     assert "tar -xzf /boot/firmware/codenames-table.tar.gz" in script
     assert script.endswith("sh /usr/local/src/codenames-table/systemd/install.sh")
     # The password is in the file written for it, nowhere else.
@@ -95,7 +95,7 @@ def test_a_git_source_clones_and_installs_git() -> None:
     files = TableFiles("t", "t", CONFIG, CA, "p", git=("https://example.org/x.git", "v1.2"))
     data = yaml.safe_load(user_data(files))
     assert "git" in data["packages"]
-    script = data["runcmd"][0][2]
+    script = data["runcmd"][1][2]
     assert 'git clone --depth 1 --branch "v1.2" "https://example.org/x.git"' in script
 
 
