@@ -42,9 +42,17 @@ from firmware.drivers.clock import SystemClock
 from firmware.drivers.console import DEFAULT_HOLDS
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
+from firmware.drivers.matrix import SWITCH_BOUNCE_MS
+from firmware.drivers.matrix_wires import COLUMN_COUNT
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.config import TableConfig
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.matrix_circuit import (
+    SwitchMatrixCircuit,
+    bounce_toggles,
+    glitch_width,
+    move_bouncing,
+)
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import VirtualPixelStrip
 from firmware.virtual.table import ObservedPixelStrip, VirtualTable
@@ -74,8 +82,15 @@ RSS_BUDGET_MB = 60.0
 HELD_S = 3.0
 HELD_SETTLE_S = 0.2
 """Past the debounce and the press's own event: the held figure is the steady scanning alone."""
-TOUCH_CPU_BUDGET_MS = 2.0
-HELD_CPU_BUDGET_PERCENT = 5.0
+TOUCH_CPU_BUDGET_MS = 1.5
+HELD_CPU_BUDGET_PERCENT = 2.0
+TOUCH_LED_MEDIAN_BUDGET_MS = 10.0
+TOUCH_LED_P99_BUDGET_MS = 15.0
+GLITCHES = 3000
+"""Glitches in the glitch run: half while nobody touches, half during play."""
+GLITCH_GAP_S = (0.01, 0.02)
+"""Time between two glitches: isolated pulses, as ESD and mains spikes are, yet hundreds a
+second (a café sees a few an hour)."""
 
 
 class BenchError(RuntimeError):
@@ -283,7 +298,7 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     """Wait until the scanner is back to waiting for an edge after the release at
     `released_at` (`time.monotonic`), so that the next press is timed from a table at rest, not
     from one still debouncing the last release."""
-    debounce_s = vt.config.inputs.debounce_ms / 1000
+    debounce_s = vt.config.inputs.release_debounce_ms / 1000
     time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
     reads, since = input_reads(vt), time.monotonic()
@@ -327,6 +342,8 @@ class Player:
         """Table CPU seconds from each press to the scanner's rest after its release."""
         self.event_bytes: list[int] = []
         """OLED bytes sent for each game event."""
+        self.bounce = random.Random(SEED)
+        """Draws each contact's bounce (the switch matrix's pads bounce as the part does)."""
 
     def play(self, touches: int) -> None:
         """Play until `touches` touches were measured, starting new games as needed."""
@@ -356,11 +373,11 @@ class Player:
         frames, transfers = len(self._leds), self._bus.transfers
         cpu = self._leds.cpu.seconds()
         closed_at = time.perf_counter()
-        vt.circuit.press_pad(coord)
+        self._move_pad(coord, closed=True)
         wait_until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
         led_at = self._leds.covered_since(frames, coord)
         assert led_at is not None  # just waited for it
-        vt.circuit.release_pad(coord)
+        self._move_pad(coord, closed=False)
         released_at = time.monotonic()
         # The loop hands the screen over right after the LED frame; then the worker draws it.
         self._shown(screen, sent, f"touching {coord}")
@@ -371,6 +388,17 @@ class Player:
         _scanner_idle(vt, released_at)
         self.touch_cpu_s += self._leds.cpu.seconds() - cpu
 
+    def _move_pad(self, coord: Coord, *, closed: bool) -> None:
+        """Close or open a pad; a matrix pad's contact bounces as the part's does."""
+        circuit = self._vt.circuit
+        if isinstance(circuit, SwitchMatrixCircuit):
+            toggles = bounce_toggles(self.bounce)
+            move_bouncing(circuit, coord, closed=closed, toggles=toggles, wait=time.sleep)
+        elif closed:
+            circuit.press_pad(coord)
+        else:
+            circuit.release_pad(coord)
+
     def hold(self, seconds: float) -> float:
         """Hold a covered card's pad (nothing to do but scan) and return the table's CPU share of
         one core while it is held, after the press's own event."""
@@ -378,7 +406,7 @@ class Player:
         covered = sorted(vt.table.state.covered)
         coord = covered[0] if covered else ALL_COORDS[0]
         vt.circuit.press_pad(coord)
-        time.sleep(vt.config.inputs.debounce_ms / 1000 + HELD_SETTLE_S)
+        time.sleep(vt.config.inputs.release_debounce_ms / 1000 + HELD_SETTLE_S)
         cpu, wall = self._leds.cpu.seconds(), time.perf_counter()
         time.sleep(seconds)
         share = (self._leds.cpu.seconds() - cpu) / (time.perf_counter() - wall)
@@ -472,6 +500,126 @@ def measure_play(
     }
 
 
+MEASURES = 2
+"""Plays measured per bench: each figure is the worse, so that a loaded machine shows."""
+
+
+def worst_of(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One set of figures from several runs of `measure_play`: each the worst of the runs (a
+    spread's median and p99 each the worst), the samples added up.
+
+    >>> worst_of([{"a": 1.0, "s": {"median": 2.0, "p99": 9.0}, "samples": {"touches": 3}},
+    ...           {"a": 4.0, "s": {"median": 3.0, "p99": 5.0}, "samples": {"touches": 3}}])
+    {'a': 4.0, 's': {'median': 3.0, 'p99': 9.0}, 'samples': {'touches': 6}}
+    """
+    if not runs:
+        raise ValueError("no runs")
+    worst: dict[str, Any] = {}
+    for name, first in runs[0].items():
+        values = [run[name] for run in runs]
+        if name == "samples":
+            worst[name] = {key: sum(value[key] for value in values) for key in first}
+        elif name == "oled_bytes_per_event":
+            worst[name] = max(values, key=lambda traffic: traffic["sent"])
+        elif isinstance(first, dict):
+            worst[name] = {key: max(value[key] for value in values) for key in first}
+        else:
+            worst[name] = max(values)
+    return worst
+
+
+class Glitcher:
+    """Pulls a random column of the switch matrix low for 1 µs to 1 ms, again and again, on its
+    own thread, as ESD and mains spikes do; counts the pulses."""
+
+    def __init__(self, circuit: SwitchMatrixCircuit, seed: int = SEED) -> None:
+        self._circuit = circuit
+        self._rng = random.Random(seed)
+        self.pulses = 0
+        self._thread: threading.Thread | None = None
+
+    def run_until(self, pulses: int) -> None:
+        """Start pulsing, on its thread, until `pulses` pulses in all have been made."""
+        self._thread = threading.Thread(
+            target=self._run, args=(pulses,), name="glitcher", daemon=True
+        )
+        self._thread.start()
+
+    def wait(self) -> None:
+        """Wait until the pulses asked for are made."""
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self, target: int) -> None:
+        rng = self._rng
+        while self.pulses < target:
+            time.sleep(rng.uniform(*GLITCH_GAP_S))
+            width = glitch_width(rng)
+            column = rng.randrange(COLUMN_COUNT)
+            self._circuit.pull_column(column, low=True)
+            # A sleep would stretch a microsecond pulse to tens of them: spin.
+            end = time.perf_counter() + width
+            while time.perf_counter() < end:
+                pass
+            self._circuit.pull_column(column, low=False)
+            self.pulses += 1
+
+
+class GlitchedPlayer(Player):
+    """A `Player` that counts the cards covered without its touch: false guesses."""
+
+    false_guesses = 0
+
+    def step(self) -> None:
+        state, game = self._vt.table.state, self._vt.table.game
+        move = next_move(state)
+        super().step()
+        if self._vt.table.game is game:
+            touched = {move} if isinstance(move, Coord) else set()
+            self.false_guesses += len(self._vt.table.state.covered - state.covered - touched)
+
+
+def measure_glitches(
+    state_dir: Path, *, glitches: int = GLITCHES, paced: bool = True
+) -> dict[str, Any]:
+    """The glitch run: `glitches` pulses on the matrix's columns, half of them while a team is
+    guessing and nobody touches, half while the bench plays; every card covered that nobody
+    touched is a false guess (and one of them could be the assassin)."""
+    with pi_like_table(state_dir, paced=paced) as (vt, bus, leds):
+        circuit = vt.circuit
+        assert isinstance(circuit, SwitchMatrixCircuit)  # the matrix, as bench_config has it
+        player = GlitchedPlayer(vt, bus, leds)
+        while vt.table.state.phase is not Phase.GUESS:
+            player.step()
+        idle = vt.table.state
+        glitcher = Glitcher(circuit)
+        glitcher.run_until(glitches // 2)
+        glitcher.wait()
+        time.sleep(SCAN_QUIET_S)
+        idle_false = len(vt.table.state.covered - idle.covered)
+        changed = vt.table.state != idle
+        glitcher.run_until(glitches)
+        while glitcher.pulses < glitches:
+            player.step()
+        glitcher.wait()
+    return {
+        "glitch_run": {
+            "glitches": glitcher.pulses,
+            "touches": len(player.touches),
+            "idle_state_changed": changed,
+        },
+        "false_guesses": idle_false + player.false_guesses,
+    }
+
+
+def judge_glitches(figures: dict[str, Any]) -> None:
+    """Add the glitch run's budget: no false guess at all."""
+    figures["budgets"]["false_guesses"] = 0
+    figures["within_budget"]["false_guesses"] = (
+        figures["false_guesses"] == 0 and not figures["glitch_run"]["idle_state_changed"]
+    )
+
+
 def startup_probe(state_dir: Path, *, paced: bool, backend: str = "matrix") -> int:
     """The child of `measure_startup`: start a table, say "ready", play a little, report memory.
 
@@ -542,7 +690,8 @@ def measure_startup(
 def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
     """The limits of issue 6 and, for each, whether the figures keep within it."""
     limits: dict[str, float] = {
-        "touch_to_led_ms_median": debounce_ms + 10,
+        "touch_to_led_ms_median": TOUCH_LED_MEDIAN_BUDGET_MS,
+        "touch_to_led_ms_p99": TOUCH_LED_P99_BUDGET_MS,
         "touch_to_oled_ms_median": debounce_ms + 30,
         "oled_bytes_share": OLED_SHARE_BUDGET,
         "idle_pin_reads_per_s": 0,
@@ -557,6 +706,7 @@ def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
     within = {
         "touch_to_led_ms_median": figures["touch_to_led_ms"]["median"]
         <= limits["touch_to_led_ms_median"],
+        "touch_to_led_ms_p99": figures["touch_to_led_ms"]["p99"] <= limits["touch_to_led_ms_p99"],
         "touch_to_oled_ms_median": figures["touch_to_oled_ms"]["median"]
         <= limits["touch_to_oled_ms_median"],
         "oled_bytes_share": share <= limits["oled_bytes_share"],
@@ -578,19 +728,31 @@ def run_bench(
     startup_runs: int = STARTUP_RUNS,
     backend: str = "matrix",
     held_s: float = HELD_S,
+    glitches: int = GLITCHES,
 ) -> dict[str, Any]:
-    """Every figure of `make bench`, with the budgets."""
-    with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
-        figures = measure_play(
-            Path(state),
-            touches=touches,
-            paced=paced,
-            idle_s=idle_s,
-            backend=backend,
-            held_s=held_s,
-        )
+    """Every figure of `make bench`, with the budgets: the play measured `MEASURES` times, each
+    figure the worst of them, and on the switch matrix the glitch run."""
+    runs = []
+    for _ in range(MEASURES):
+        with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
+            runs.append(
+                measure_play(
+                    Path(state),
+                    touches=touches,
+                    paced=paced,
+                    idle_s=idle_s,
+                    backend=backend,
+                    held_s=held_s,
+                )
+            )
+    figures = worst_of(runs)
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
-    figures.update(budgets(figures, bench_config().inputs.debounce_ms))
+    inputs = bench_config().inputs
+    figures.update(budgets(figures, inputs.press_confirm_ms + SWITCH_BOUNCE_MS))
+    if backend == "matrix" and glitches:
+        with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
+            figures.update(measure_glitches(Path(state), glitches=glitches, paced=paced))
+        judge_glitches(figures)
     # Issue 14: touch → LED with a fleet's broker down and slow, added by
     # tools/bench_broker_faults.py, run as a child since it imports this module.
     options = ["--touches", str(touches), "--backend", backend, *([] if paced else ["--unpaced"])]
@@ -607,6 +769,7 @@ def comparison(figures: dict[str, Any]) -> str:
     """The budget table for a human reader."""
     measured = {
         "touch_to_led_ms_median": figures["touch_to_led_ms"]["median"],
+        "touch_to_led_ms_p99": figures["touch_to_led_ms"]["p99"],
         "touch_to_oled_ms_median": figures["touch_to_oled_ms"]["median"],
         "oled_bytes_share": figures["oled_bytes_share"],
         "idle_pin_reads_per_s": figures["idle_pin_reads_per_s"],
@@ -616,6 +779,8 @@ def comparison(figures: dict[str, Any]) -> str:
         "startup_s": figures["startup_s"],
         "rss_mb": figures["rss_mb"],
     }
+    if "false_guesses" in figures:
+        measured["false_guesses"] = figures["false_guesses"]
     fleet = [name for name in figures["budgets"] if name.startswith("touch_to_led_ms_broker_")]
     measured |= {name: figures[name.removesuffix("_median")]["median"] for name in fleet}
     lines = []
@@ -634,6 +799,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--idle", type=float, default=IDLE_S, help="seconds of idle to measure")
     parser.add_argument("--held", type=float, default=HELD_S, help="seconds to hold a pad")
     parser.add_argument("--startup-runs", type=int, default=STARTUP_RUNS)
+    parser.add_argument(
+        "--glitches", type=int, default=GLITCHES, help="glitches on the matrix's columns (0: none)"
+    )
     parser.add_argument("--unpaced", action="store_true", help="no bus pacing (quick checks)")
     parser.add_argument(
         "--backend",
@@ -656,6 +824,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         startup_runs=args.startup_runs,
         backend=args.backend,
         held_s=args.held,
+        glitches=max(args.glitches, 0),
     )
     print(json.dumps(figures, indent=2))
     print(comparison(figures), file=sys.stderr)

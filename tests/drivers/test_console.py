@@ -27,6 +27,7 @@ from firmware.drivers.events import (
     InputEvent,
     PadPressed,
 )
+from firmware.drivers.matrix import RELEASE_DEBOUNCE_MS
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
@@ -312,7 +313,7 @@ def test_push_chatter_gives_one_push(table: Table) -> None:
 
 def test_a_push_shorter_than_the_debounce_time_is_nothing(table: Table) -> None:
     table.encoder.press()
-    table.clock.advance(0.01)
+    table.clock.advance(RELEASE_DEBOUNCE_MS / 1000 / 2)
     table.encoder.release()
     assert table.wait(2.0) == []
 
