@@ -309,6 +309,8 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
         now_reads = input_reads(vt)
         if now_reads != reads:
             reads, since = now_reads, time.monotonic()
+    # Quiet pins may be a starved scanner on a loaded machine: the scanner says when it rests.
+    wait_until(lambda: not vt.console.switches_busy, "the scanner to rest")
 
 
 def _display_worker_idle(vt: VirtualTable) -> None:
@@ -324,6 +326,19 @@ class TouchSample:
 
     led_ms: float
     oled_ms: float
+
+
+class _Schedule:
+    """A `wait` that sleeps until each planned moment from `began`, so that a late wake-up
+    (a loaded machine) does not push every later toggle of a bounce back as well."""
+
+    def __init__(self, began: float) -> None:
+        self._began = began
+        self._planned = 0.0
+
+    def __call__(self, seconds: float) -> None:
+        self._planned += seconds
+        time.sleep(max(self._began + self._planned - time.perf_counter(), 0.0))
 
 
 class Player:
@@ -344,6 +359,8 @@ class Player:
         """OLED bytes sent for each game event."""
         self.bounce = random.Random(SEED)
         """Draws each contact's bounce (the switch matrix's pads bounce as the part does)."""
+        self.press_bounce_ms: list[float] = []
+        """How long each press's bounce took here: drawn within 5 ms, stretched by late sleeps."""
 
     def play(self, touches: int) -> None:
         """Play until `touches` touches were measured, starting new games as needed."""
@@ -393,7 +410,10 @@ class Player:
         circuit = self._vt.circuit
         if isinstance(circuit, SwitchMatrixCircuit):
             toggles = bounce_toggles(self.bounce)
-            move_bouncing(circuit, coord, closed=closed, toggles=toggles, wait=time.sleep)
+            began = time.perf_counter()
+            move_bouncing(circuit, coord, closed=closed, toggles=toggles, wait=_Schedule(began))
+            if closed:
+                self.press_bounce_ms.append((time.perf_counter() - began) * 1000)
         elif closed:
             circuit.press_pad(coord)
         else:
@@ -496,6 +516,7 @@ def measure_play(
         "idle_cpu_percent": round(100 * idle_cpu / idle_wall, 3),
         "cpu_ms_per_touch": round(1000 * player.touch_cpu_s / len(player.touches), 3),
         "held_cpu_percent": round(held_percent, 3),
+        **({"press_bounce_ms": spread(player.press_bounce_ms)} if player.press_bounce_ms else {}),
         "samples": {"touches": len(player.touches), "oled_events": len(events)},
     }
 

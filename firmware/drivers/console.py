@@ -188,6 +188,12 @@ class Console:
         return self._own_events
 
     @property
+    def switches_busy(self) -> bool:
+        """True while the switch matrix scans or waits out a switch's time; the capacitive pads
+        have no such state and are never busy."""
+        return isinstance(self._matrix, SwitchMatrix) and self._matrix.scanning
+
+    @property
     def has_buzzer(self) -> bool:
         """True when a buzzer is fitted."""
         return self._buzzer is not None
