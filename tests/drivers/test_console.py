@@ -478,3 +478,16 @@ def test_the_console_runs_on_the_real_clock_threads() -> None:
         encoder.release()
         encoder.turn(-1)
         assert str(console.events.get(timeout=5)) == "encoder -1"
+
+
+def test_the_switches_are_busy_from_a_touch_until_its_release_is_settled(table: Table) -> None:
+    assert not table.console.switches_busy
+    table.circuit.press_button(UNDO)
+    table.clock.advance(0)
+    assert table.console.switches_busy
+    table.clock.advance(0.1)
+    table.circuit.release_button(UNDO)
+    table.clock.advance(0)
+    assert table.console.switches_busy  # waiting out the release debounce
+    table.clock.advance(RELEASE_DEBOUNCE_MS / 1000 + 0.01)
+    assert not table.console.switches_busy
