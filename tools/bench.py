@@ -13,7 +13,7 @@ the memory are those of a separate process (`--startup-probe`), from its start t
 The tests run the same functions in a tiny configuration and check only the shape of the
 output: timing figures belong here, never in a test.
 
-About 600 lines, kept in one module (a tool, not shipped) so that every figure and its budget
+About 800 lines, kept in one module (a tool, not shipped) so that every figure and its budget
 are read in one place.
 """
 
@@ -43,16 +43,10 @@ from firmware.drivers.console import DEFAULT_HOLDS
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
 from firmware.drivers.matrix import SWITCH_BOUNCE_MS
-from firmware.drivers.matrix_wires import COLUMN_COUNT
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.config import TableConfig
 from firmware.virtual.i2c import VirtualI2C
-from firmware.virtual.matrix_circuit import (
-    SwitchMatrixCircuit,
-    bounce_toggles,
-    glitch_width,
-    move_bouncing,
-)
+from firmware.virtual.matrix_circuit import SwitchMatrixCircuit, bounce_toggles, move_bouncing
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import VirtualPixelStrip
 from firmware.virtual.table import ObservedPixelStrip, VirtualTable
@@ -87,10 +81,8 @@ HELD_CPU_BUDGET_PERCENT = 2.0
 TOUCH_LED_MEDIAN_BUDGET_MS = 10.0
 TOUCH_LED_P99_BUDGET_MS = 15.0
 GLITCHES = 3000
-"""Glitches in the glitch run: half while nobody touches, half during play."""
-GLITCH_GAP_S = (0.01, 0.02)
-"""Time between two glitches: isolated pulses, as ESD and mains spikes are, yet hundreds a
-second (a café sees a few an hour)."""
+"""Glitches in the glitch run (`tools.bench_glitches`): half while nobody touches, half during
+play."""
 
 
 class BenchError(RuntimeError):
@@ -566,90 +558,6 @@ def worst_of(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return worst
 
 
-class Glitcher:
-    """Pulls a random column of the switch matrix low for 1 µs to 1 ms, again and again, on its
-    own thread, as ESD and mains spikes do; counts the pulses."""
-
-    def __init__(self, circuit: SwitchMatrixCircuit, seed: int = SEED) -> None:
-        self._circuit = circuit
-        self._rng = random.Random(seed)
-        self.pulses = 0
-        self._thread: threading.Thread | None = None
-
-    def run_until(self, pulses: int) -> None:
-        """Start pulsing, on its thread, until `pulses` pulses in all have been made."""
-        self._thread = threading.Thread(
-            target=self._run, args=(pulses,), name="glitcher", daemon=True
-        )
-        self._thread.start()
-
-    def wait(self) -> None:
-        """Wait until the pulses asked for are made."""
-        if self._thread is not None:
-            self._thread.join()
-
-    def _run(self, target: int) -> None:
-        rng = self._rng
-        while self.pulses < target:
-            time.sleep(rng.uniform(*GLITCH_GAP_S))
-            width = glitch_width(rng)
-            column = rng.randrange(COLUMN_COUNT)
-            self._circuit.pull_column(column, low=True)
-            # A sleep would stretch a microsecond pulse to tens of them: spin.
-            end = time.perf_counter() + width
-            while time.perf_counter() < end:
-                pass
-            self._circuit.pull_column(column, low=False)
-            self.pulses += 1
-
-
-class GlitchedPlayer(Player):
-    """A `Player` that counts the cards covered without its touch: false guesses."""
-
-    false_guesses = 0
-
-    def step(self) -> None:
-        state, game = self._vt.table.state, self._vt.table.game
-        move = next_move(state)
-        super().step()
-        if self._vt.table.game is game:
-            touched = {move} if isinstance(move, Coord) else set()
-            self.false_guesses += len(self._vt.table.state.covered - state.covered - touched)
-
-
-def measure_glitches(
-    state_dir: Path, *, glitches: int = GLITCHES, paced: bool = True
-) -> dict[str, Any]:
-    """The glitch run: `glitches` pulses on the matrix's columns, half of them while a team is
-    guessing and nobody touches, half while the bench plays; every card covered that nobody
-    touched is a false guess (and one of them could be the assassin)."""
-    with pi_like_table(state_dir, paced=paced) as (vt, bus, leds):
-        circuit = vt.circuit
-        assert isinstance(circuit, SwitchMatrixCircuit)  # the matrix, as bench_config has it
-        player = GlitchedPlayer(vt, bus, leds)
-        while vt.table.state.phase is not Phase.GUESS:
-            player.step()
-        idle = vt.table.state
-        glitcher = Glitcher(circuit)
-        glitcher.run_until(glitches // 2)
-        glitcher.wait()
-        time.sleep(SCAN_QUIET_S)
-        idle_false = len(vt.table.state.covered - idle.covered)
-        changed = vt.table.state != idle
-        glitcher.run_until(glitches)
-        while glitcher.pulses < glitches:
-            player.step()
-        glitcher.wait()
-    return {
-        "glitch_run": {
-            "glitches": glitcher.pulses,
-            "touches": len(player.touches),
-            "idle_state_changed": changed,
-        },
-        "false_guesses": idle_false + player.false_guesses,
-    }
-
-
 def judge_glitches(figures: dict[str, Any]) -> None:
     """Add the glitch run's budget: no false guess at all."""
     figures["budgets"]["false_guesses"] = 0
@@ -788,8 +696,11 @@ def run_bench(
     inputs = bench_config().inputs
     figures.update(budgets(figures, inputs.press_confirm_ms + SWITCH_BOUNCE_MS))
     if backend == "matrix" and glitches:
-        with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
-            figures.update(measure_glitches(Path(state), glitches=glitches, paced=paced))
+        # Run as a child, since tools.bench_glitches imports this module.
+        run = [sys.executable, "-m", "tools.bench_glitches", "--glitches", str(glitches)]
+        run += [] if paced else ["--unpaced"]
+        child = subprocess.run(run, stdout=subprocess.PIPE, text=True, check=True)
+        figures.update(json.loads(child.stdout))
         judge_glitches(figures)
     # Issue 14: touch → LED with a fleet's broker down and slow, added by
     # tools/bench_broker_faults.py, run as a child since it imports this module.

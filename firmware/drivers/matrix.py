@@ -33,7 +33,7 @@ The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
 scan, the one that finds it; a held pad two row writes and seven reads a scan).
 
-A little over 400 lines for one concept: the scheduling of scans, the debounce and the
+About 450 lines for one concept: the scheduling of scans, the debounce and the
 stuck-pad rule belong together.
 """
 

@@ -20,11 +20,11 @@ from tools.bench import (
     TOUCH_CPU_BUDGET_MS,
     budgets,
     main,
-    measure_glitches,
     measure_play,
     next_move,
     worst_of,
 )
+from tools.bench_glitches import measure_glitches
 
 
 @pytest.mark.parametrize("seed", range(20))
