@@ -39,9 +39,11 @@ from firmware.drivers.clock import SystemClock
 from firmware.drivers.console import DEFAULT_HOLDS
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
+from firmware.drivers.matrix import SWITCH_BOUNCE_MS
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.config import TableConfig
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.matrix_circuit import SwitchMatrixCircuit, bounce_toggles, move_bouncing
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import VirtualPixelStrip
 from firmware.virtual.table import ObservedPixelStrip, VirtualTable
@@ -71,8 +73,13 @@ RSS_BUDGET_MB = 60.0
 HELD_S = 3.0
 HELD_SETTLE_S = 0.2
 """Past the debounce and the press's own event: the held figure is the steady scanning alone."""
-TOUCH_CPU_BUDGET_MS = 2.0
-HELD_CPU_BUDGET_PERCENT = 5.0
+TOUCH_CPU_BUDGET_MS = 1.5
+HELD_CPU_BUDGET_PERCENT = 2.0
+TOUCH_LED_MEDIAN_BUDGET_MS = 10.0
+TOUCH_LED_P99_BUDGET_MS = 15.0
+GLITCHES = 3000
+"""Glitches in the glitch run (`tools.bench_glitches`): half while nobody touches, half during
+play."""
 
 
 class BenchError(RuntimeError):
@@ -280,7 +287,7 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     """Wait until the scanner is back to waiting for an edge after the release at
     `released_at` (`time.monotonic`), so that the next press is timed from a table at rest, not
     from one still debouncing the last release."""
-    debounce_s = vt.config.inputs.debounce_ms / 1000
+    debounce_s = vt.config.inputs.release_debounce_ms / 1000
     time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
     reads, since = input_reads(vt), time.monotonic()
@@ -291,6 +298,8 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
         now_reads = input_reads(vt)
         if now_reads != reads:
             reads, since = now_reads, time.monotonic()
+    # Quiet pins may be a starved scanner on a loaded machine: the scanner says when it rests.
+    wait_until(lambda: not vt.console.switches_busy, "the scanner to rest")
 
 
 def _display_worker_idle(vt: VirtualTable) -> None:
@@ -306,6 +315,39 @@ class TouchSample:
 
     led_ms: float
     oled_ms: float
+
+
+PUSH_TRIES = 3
+PUSH_ANSWER_S = 1.0
+
+
+def _push_until(vt: VirtualTable, done: Callable[[], bool], what: str) -> None:
+    """Push the encoder until `done`: on a loaded machine the clock's thread can be kept from
+    reading the push until it is let go, and a push it never read is pushed again."""
+    for attempt in range(PUSH_TRIES):
+        vt.encoder.press()
+        time.sleep(PUSH_S)
+        vt.encoder.release()
+        try:
+            wait_until(done, what, PUSH_ANSWER_S if attempt < PUSH_TRIES - 1 else TIMEOUT_S)
+        except BenchError:
+            if attempt == PUSH_TRIES - 1:
+                raise
+        else:
+            return
+
+
+class _Schedule:
+    """A `wait` that sleeps until each planned moment from `began`, so that a late wake-up
+    (a loaded machine) does not push every later toggle of a bounce back as well."""
+
+    def __init__(self, began: float) -> None:
+        self._began = began
+        self._planned = 0.0
+
+    def __call__(self, seconds: float) -> None:
+        self._planned += seconds
+        time.sleep(max(self._began + self._planned - time.perf_counter(), 0.0))
 
 
 class Player:
@@ -324,6 +366,10 @@ class Player:
         """Table CPU seconds from each press to the scanner's rest after its release."""
         self.event_bytes: list[int] = []
         """OLED bytes sent for each game event."""
+        self.bounce = random.Random(SEED)
+        """Draws each contact's bounce (the switch matrix's pads bounce as the part does)."""
+        self.press_bounce_ms: list[float] = []
+        """How long each press's bounce took here: drawn within 5 ms, stretched by late sleeps."""
 
     def play(self, touches: int) -> None:
         """Play until `touches` touches were measured, starting new games as needed."""
@@ -353,11 +399,11 @@ class Player:
         frames, transfers = len(self._leds), self._bus.transfers
         cpu = self._leds.cpu.seconds()
         closed_at = time.perf_counter()
-        vt.circuit.press_pad(coord)
+        self._move_pad(coord, closed=True)
         wait_until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
         led_at = self._leds.covered_since(frames, coord)
         assert led_at is not None  # just waited for it
-        vt.circuit.release_pad(coord)
+        self._move_pad(coord, closed=False)
         released_at = time.monotonic()
         # The loop hands the screen over right after the LED frame; then the worker draws it.
         self._shown(screen, sent, f"touching {coord}")
@@ -368,6 +414,20 @@ class Player:
         _scanner_idle(vt, released_at)
         self.touch_cpu_s += self._leds.cpu.seconds() - cpu
 
+    def _move_pad(self, coord: Coord, *, closed: bool) -> None:
+        """Close or open a pad; a matrix pad's contact bounces as the part's does."""
+        circuit = self._vt.circuit
+        if isinstance(circuit, SwitchMatrixCircuit):
+            toggles = bounce_toggles(self.bounce)
+            began = time.perf_counter()
+            move_bouncing(circuit, coord, closed=closed, toggles=toggles, wait=_Schedule(began))
+            if closed:
+                self.press_bounce_ms.append((time.perf_counter() - began) * 1000)
+        elif closed:
+            circuit.press_pad(coord)
+        else:
+            circuit.release_pad(coord)
+
     def hold(self, seconds: float) -> float:
         """Hold a covered card's pad (nothing to do but scan) and return the table's CPU share of
         one core while it is held, after the press's own event."""
@@ -375,7 +435,7 @@ class Player:
         covered = sorted(vt.table.state.covered)
         coord = covered[0] if covered else ALL_COORDS[0]
         vt.circuit.press_pad(coord)
-        time.sleep(vt.config.inputs.debounce_ms / 1000 + HELD_SETTLE_S)
+        time.sleep(vt.config.inputs.release_debounce_ms / 1000 + HELD_SETTLE_S)
         cpu, wall = self._leds.cpu.seconds(), time.perf_counter()
         time.sleep(seconds)
         share = (self._leds.cpu.seconds() - cpu) / (time.perf_counter() - wall)
@@ -387,10 +447,7 @@ class Player:
         vt = self._vt
         screen, sent = vt.display.screen, vt.bus.bytes_written
         vt.encoder.turn(-1)  # the selector starts at 1 in every clue phase: now 0
-        vt.encoder.press()
-        time.sleep(PUSH_S)
-        vt.encoder.release()
-        wait_until(lambda: vt.table.state.phase is Phase.GUESS, "the clue to be announced")
+        _push_until(vt, lambda: vt.table.state.phase is Phase.GUESS, "the clue to be announced")
         self._shown(screen, sent, "a clue")
 
     def _new_game(self) -> None:
@@ -465,6 +522,7 @@ def measure_play(
         "idle_cpu_percent": round(100 * idle_cpu / idle_wall, 3),
         "cpu_ms_per_touch": round(1000 * player.touch_cpu_s / len(player.touches), 3),
         "held_cpu_percent": round(held_percent, 3),
+        **({"press_bounce_ms": spread(player.press_bounce_ms)} if player.press_bounce_ms else {}),
         "samples": {"touches": len(player.touches), "oled_events": len(events)},
     }
 
@@ -477,6 +535,42 @@ def capacitive_touch_to_led(touches: int, *, paced: bool) -> dict[str, float]:
             Path(state), touches=touches, paced=paced, idle_s=0.1, backend="mpr121", held_s=0.1
         )
     return dict(figures["touch_to_led_ms"])
+
+
+MEASURES = 2
+"""Plays measured per bench: each figure is the worse, so that a loaded machine shows."""
+
+
+def worst_of(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One set of figures from several runs of `measure_play`: each the worst of the runs (a
+    spread's median and p99 each the worst), the samples added up.
+
+    >>> worst_of([{"a": 1.0, "s": {"median": 2.0, "p99": 9.0}, "samples": {"touches": 3}},
+    ...           {"a": 4.0, "s": {"median": 3.0, "p99": 5.0}, "samples": {"touches": 3}}])
+    {'a': 4.0, 's': {'median': 3.0, 'p99': 9.0}, 'samples': {'touches': 6}}
+    """
+    if not runs:
+        raise ValueError("no runs")
+    worst: dict[str, Any] = {}
+    for name, first in runs[0].items():
+        values = [run[name] for run in runs]
+        if name == "samples":
+            worst[name] = {key: sum(value[key] for value in values) for key in first}
+        elif name == "oled_bytes_per_event":
+            worst[name] = max(values, key=lambda traffic: traffic["sent"])
+        elif isinstance(first, dict):
+            worst[name] = {key: max(value[key] for value in values) for key in first}
+        else:
+            worst[name] = max(values)
+    return worst
+
+
+def judge_glitches(figures: dict[str, Any]) -> None:
+    """Add the glitch run's budget: no false guess at all."""
+    figures["budgets"]["false_guesses"] = 0
+    figures["within_budget"]["false_guesses"] = (
+        figures["false_guesses"] == 0 and not figures["glitch_run"]["idle_state_changed"]
+    )
 
 
 def startup_probe(state_dir: Path, *, paced: bool, backend: str = "matrix") -> int:
@@ -549,7 +643,8 @@ def measure_startup(
 def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
     """The budgets of the table and, for each, whether the figures keep within it."""
     limits: dict[str, float] = {
-        "touch_to_led_ms_median": debounce_ms + 10,
+        "touch_to_led_ms_median": TOUCH_LED_MEDIAN_BUDGET_MS,
+        "touch_to_led_ms_p99": TOUCH_LED_P99_BUDGET_MS,
         "touch_to_oled_ms_median": debounce_ms + 30,
         "oled_bytes_share": OLED_SHARE_BUDGET,
         "idle_pin_reads_per_s": 0,
@@ -568,6 +663,7 @@ def budgets(figures: dict[str, Any], debounce_ms: float) -> dict[str, Any]:
     within = {
         "touch_to_led_ms_median": figures["touch_to_led_ms"]["median"]
         <= limits["touch_to_led_ms_median"],
+        "touch_to_led_ms_p99": figures["touch_to_led_ms"]["p99"] <= limits["touch_to_led_ms_p99"],
         "touch_to_oled_ms_median": figures["touch_to_oled_ms"]["median"]
         <= limits["touch_to_oled_ms_median"],
         "oled_bytes_share": share <= limits["oled_bytes_share"],
@@ -591,21 +687,36 @@ def run_bench(
     startup_runs: int = STARTUP_RUNS,
     backend: str = "matrix",
     held_s: float = HELD_S,
+    glitches: int = GLITCHES,
 ) -> dict[str, Any]:
-    """Every figure of `make bench`, with the budgets."""
-    with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
-        figures = measure_play(
-            Path(state),
-            touches=touches,
-            paced=paced,
-            idle_s=idle_s,
-            backend=backend,
-            held_s=held_s,
-        )
+    """Every figure of `make bench`, with the budgets: the play measured `MEASURES` times, each
+    figure the worst of them, and on the switch matrix the glitch run."""
+    runs = []
+    for _ in range(MEASURES):
+        with tempfile.TemporaryDirectory(prefix="codenames-bench-") as state:
+            runs.append(
+                measure_play(
+                    Path(state),
+                    touches=touches,
+                    paced=paced,
+                    idle_s=idle_s,
+                    backend=backend,
+                    held_s=held_s,
+                )
+            )
+    figures = worst_of(runs)
     figures.update(measure_startup(startup_runs, paced=paced, backend=backend))
     if backend == "matrix":
         figures["touch_to_led_ms_mpr121"] = capacitive_touch_to_led(touches, paced=paced)
-    figures.update(budgets(figures, bench_config().inputs.debounce_ms))
+    inputs = bench_config().inputs
+    figures.update(budgets(figures, inputs.press_confirm_ms + SWITCH_BOUNCE_MS))
+    if backend == "matrix" and glitches:
+        # Run as a child, since tools.bench_glitches imports this module.
+        run = [sys.executable, "-m", "tools.bench_glitches", "--glitches", str(glitches)]
+        run += [] if paced else ["--unpaced"]
+        child = subprocess.run(run, stdout=subprocess.PIPE, text=True, check=True)
+        figures.update(json.loads(child.stdout))
+        judge_glitches(figures)
     # Touch → LED with a fleet's broker down and slow, added by
     # tools/bench_broker_faults.py, run as a child since it imports this module.
     options = ["--touches", str(touches), "--backend", backend, *([] if paced else ["--unpaced"])]
@@ -622,6 +733,7 @@ def comparison(figures: dict[str, Any]) -> str:
     """The budget table for a human reader."""
     measured = {
         "touch_to_led_ms_median": figures["touch_to_led_ms"]["median"],
+        "touch_to_led_ms_p99": figures["touch_to_led_ms"]["p99"],
         "touch_to_oled_ms_median": figures["touch_to_oled_ms"]["median"],
         "oled_bytes_share": figures["oled_bytes_share"],
         "idle_pin_reads_per_s": figures["idle_pin_reads_per_s"],
@@ -633,6 +745,8 @@ def comparison(figures: dict[str, Any]) -> str:
     }
     if "touch_to_led_ms_mpr121" in figures:
         measured["touch_to_led_ms_mpr121_median"] = figures["touch_to_led_ms_mpr121"]["median"]
+    if "false_guesses" in figures:
+        measured["false_guesses"] = figures["false_guesses"]
     fleet = [name for name in figures["budgets"] if name.startswith("touch_to_led_ms_broker_")]
     measured |= {name: figures[name.removesuffix("_median")]["median"] for name in fleet}
     lines = []
@@ -651,6 +765,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--idle", type=float, default=IDLE_S, help="seconds of idle to measure")
     parser.add_argument("--held", type=float, default=HELD_S, help="seconds to hold a pad")
     parser.add_argument("--startup-runs", type=int, default=STARTUP_RUNS)
+    parser.add_argument(
+        "--glitches", type=int, default=GLITCHES, help="glitches on the matrix's columns (0: none)"
+    )
     parser.add_argument("--unpaced", action="store_true", help="no bus pacing (quick checks)")
     parser.add_argument(
         "--backend",
@@ -673,6 +790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         startup_runs=args.startup_runs,
         backend=args.backend,
         held_s=args.held,
+        glitches=max(args.glitches, 0),
     )
     print(json.dumps(figures, indent=2))
     print(comparison(figures), file=sys.stderr)

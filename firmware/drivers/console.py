@@ -36,7 +36,7 @@ from firmware.drivers.events import (
     InputEvent,
     MatrixEvent,
 )
-from firmware.drivers.matrix import SwitchMatrix
+from firmware.drivers.matrix import PRESS_CONFIRM_MS, RELEASE_DEBOUNCE_MS, SwitchMatrix
 from firmware.drivers.matrix_wires import SETTLE_S, busy_wait
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
@@ -87,7 +87,9 @@ class Console:
     PWM-capable pin. `settle_s` and `settle_wait` go to the switch matrix (`SwitchMatrix`): the
     config derives the settle time from the table's column pull-ups.
 
-    The encoder push is debounced here with the clock, like the matrix. It is a plain input and
+    `debounce_ms` and `press_confirm_ms` go to the matrix as well; the encoder push is debounced
+    here with the clock for `debounce_ms`, read once it has been still that long (so a glitch,
+    over by then, changes nothing). It is a plain input and
     not a gpiozero `Button`, whose hold thread wakes every 100 ms even while nothing happens.
     """
 
@@ -103,7 +105,8 @@ class Console:
         encoder_b: int = DEFAULT_PIN_MAP.encoder_b,
         encoder_push: int = DEFAULT_PIN_MAP.encoder_push,
         buzzer: int | None = None,
-        debounce_ms: float = 30.0,
+        debounce_ms: float = RELEASE_DEBOUNCE_MS,
+        press_confirm_ms: float = PRESS_CONFIRM_MS,
         stuck_after_s: float = 10.0,
         holds: Mapping[ConsoleButton, float] = DEFAULT_HOLDS,
         push_hold_s: float = PUSH_HOLD_S,
@@ -168,6 +171,7 @@ class Console:
                     columns=matrix_columns,
                     pin_factory=pin_factory,
                     debounce_ms=debounce_ms,
+                    press_confirm_ms=press_confirm_ms,
                     stuck_after_s=stuck_after_s,
                     settle_s=settle_s,
                     settle_wait=settle_wait,
@@ -182,6 +186,12 @@ class Console:
         if self._own_events is None:
             raise RuntimeError("this console puts its events on the queue it was given")
         return self._own_events
+
+    @property
+    def switches_busy(self) -> bool:
+        """True while the switch matrix scans or waits out a switch's time; the capacitive pads
+        have no such state and are never busy."""
+        return isinstance(self._matrix, SwitchMatrix) and self._matrix.scanning
 
     @property
     def has_buzzer(self) -> bool:

@@ -11,6 +11,14 @@ switch in software (gpiozero's mock ignores `bounce_time`, and the Pi's kernel d
 tell chatter from a press) on the injected clock, and re-arms the edge wake-up as soon as every
 switch is open and settled.
 
+A press and a release are not judged alike. A press is believed once the contact has been closed
+without a break for `PRESS_CONFIRM_MS`, longer than the longest electrical glitch that can pull
+a column low (an ESD discharge or a mains spike, up to `LONGEST_GLITCH_MS`): a glitch is over
+before the confirming read, so it never covers a card, and a false guess can be the assassin.
+Any break restarts the confirmation, so the switch's bounce only delays the press. A release is
+believed once the contact has been open for `debounce_ms` (`RELEASE_DEBOUNCE_MS` by default,
+twice the switch's rated bounce), so a bounce never ends a press early and never makes a second.
+
 While a switch is held down it is scanned every few milliseconds, since its release makes no
 falling edge. While every touched switch is only waiting out its debounce time, the scanner
 sleeps until the first one is due, with all rows low and the edge wake-up armed: a bounce that
@@ -73,6 +81,19 @@ BUTTONS_BY_ROW: tuple[ConsoleButton, ...] = (
 MatrixSwitch: TypeAlias = PadOrButton
 """What sits at a matrix position: a card pad or a console button."""
 
+SWITCH_BOUNCE_MS = 5.0
+"""The card pads' and console buttons' rated bounce: the BOM's 12 × 12 mm, 7.3 mm, 250 gf
+tactile switch is Omron's B3F-4055, and the B3F (like the B3FS and B3S) datasheet gives
+"Bounce time 5 ms max."."""
+LONGEST_GLITCH_MS = 1.0
+"""The longest electrical glitch a column is expected to see: ESD on a card and spikes from the
+mains reach the wires as pulses of 1 µs to 1 ms."""
+PRESS_CONFIRM_MS = LONGEST_GLITCH_MS + 2.0
+"""How long a contact must stay closed to be a press: past the longest glitch, with 2 ms to
+spare for a scan that runs late or a glitch caught as it began."""
+RELEASE_DEBOUNCE_MS = 2 * SWITCH_BOUNCE_MS
+"""How long a contact must stay open to be released: twice the rated bounce."""
+
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
 
@@ -134,13 +155,15 @@ class SwitchMatrix:
     `sink` is called on the clock's thread (the scheduler thread of a `SystemClock`, inside
     `advance` of a `VirtualClock`), never while the scanner holds its locks.
 
-    A switch counts once it has been closed for `debounce_ms`, and opens once it has been open
-    as long, so chatter never makes two presses. A card pad counts only while no other pad is
-    touched: pads pressed together (a palm, two fingers) give one `MultiplePads` per joining pad
-    and none of them counts until opened again; a pad already reported stays reported. A pad down
-    longer than `stuck_after_s` is reported once as `PadStuck` and ignored until it opens; while
-    only stuck pads are down the scan slows to `stuck_scan_interval_ms`, since an object left on
-    a card would otherwise keep the scan at full rate for the rest of the game.
+    A switch counts once it has been closed without a break for `press_confirm_ms`, and opens
+    once it has been open for `debounce_ms`, so neither chatter nor a glitch shorter than the
+    confirmation makes a press, and chatter never makes two. A card pad counts only while no
+    other pad is touched: pads pressed together (a palm, two fingers) give one `MultiplePads` per
+    joining pad and none of them counts until opened again; a pad already reported stays
+    reported. A pad down longer than `stuck_after_s` is reported once as `PadStuck` and ignored
+    until it opens; while only stuck pads are down the scan slows to `stuck_scan_interval_ms`,
+    since an object left on a card would otherwise keep the scan at full rate for the rest of
+    the game.
 
     After each row change the scanner waits `settle_s` (`SETTLE_S` by default: the standard
     build; the config's is `settle_for_pull_up` of `[input] column_pullup_ohms`) with
@@ -156,7 +179,8 @@ class SwitchMatrix:
         rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
         columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
         pin_factory: Factory | None = None,
-        debounce_ms: float = 30.0,
+        debounce_ms: float = RELEASE_DEBOUNCE_MS,
+        press_confirm_ms: float = PRESS_CONFIRM_MS,
         scan_interval_ms: float = 5.0,
         stuck_after_s: float = 10.0,
         stuck_scan_interval_ms: float = 50.0,
@@ -168,7 +192,12 @@ class SwitchMatrix:
                 f"the switch matrix has {ROW_COUNT} rows and {COLUMN_COUNT} columns, "
                 f"got {len(rows)} row pins and {len(columns)} column pins"
             )
-        if debounce_ms < 0 or scan_interval_ms <= 0 or stuck_scan_interval_ms <= 0:
+        if (
+            debounce_ms < 0
+            or press_confirm_ms < 0
+            or scan_interval_ms <= 0
+            or stuck_scan_interval_ms <= 0
+        ):
             raise ValueError("debounce must be 0 or more and scan intervals more than 0 ms")
         if stuck_after_s <= 0:
             raise ValueError("stuck_after_s must be more than 0")
@@ -177,6 +206,7 @@ class SwitchMatrix:
         self._clock = clock
         self._sink = sink
         self._debounce_s = debounce_ms / 1000
+        self._confirm_s = press_confirm_ms / 1000
         self._scan_interval_s = scan_interval_ms / 1000
         self._stuck_after_s = stuck_after_s
         self._stuck_scan_interval_s = stuck_scan_interval_ms / 1000
@@ -313,15 +343,21 @@ class SwitchMatrix:
                     if not self._closed:
                         self._timer = self._clock.call_later(interval, self._scan)
             else:
-                first = min(contact.raw_since for contact in busy) + self._debounce_s
+                first = min(contact.raw_since + self._wait_s(contact) for contact in busy)
                 self._arm(max(first - now, 0.0))
         for event in events:
             self._sink(event)
 
+    def _wait_s(self, contact: _Contact) -> float:
+        """How long `contact`'s level must last to count: a closing one the press confirmation,
+        an opening one the release debounce."""
+        return self._confirm_s if contact.raw else self._debounce_s
+
     def _due(self, contact: _Contact, now: float) -> bool:
-        """Whether `contact`'s level has been the same for the debounce time and not counted."""
+        """Whether `contact`'s level has lasted long enough to count and is not counted yet."""
         return (
-            contact.raw != contact.down and now - contact.raw_since >= self._debounce_s - _EPSILON
+            contact.raw != contact.down
+            and now - contact.raw_since >= self._wait_s(contact) - _EPSILON
         )
 
     def _rearm(self) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Final
 from board_rules.codenames import Mode
 from board_rules.text import clip
 from firmware.drivers.led_layout import LedConfigError, LedLayout
+from firmware.drivers.matrix import LONGEST_GLITCH_MS, PRESS_CONFIRM_MS, RELEASE_DEBOUNCE_MS
 from firmware.drivers.matrix_wires import COLUMN_PULL_UP_OHMS, settle_for_pull_up
 from firmware.drivers.oled import SECOND_ADDRESS, OledConfig, SecondOled
 from firmware.drivers.pinout import (
@@ -53,17 +54,37 @@ def _error(source: str, detail: str) -> ConfigError:
     return ConfigError(f"{source}: {clip(detail)}")
 
 
+TOUCH_DEBOUNCE_MS = 30.0
+"""The touch chips' debounce unless `[input] debounce_ms` is set: 7 extra samples of 4 ms, the
+most the chips' DEBOUNCE register holds."""
+
+
 @dataclass(frozen=True)
 class InputConfig:
     """How the switches are read: the switch matrix, or the capacitive pads (`mpr121`)."""
 
-    debounce_ms: float = 30.0
+    debounce_ms: float | None = None
+    """How long a switch must be open to be released (the matrix, the encoder's push), and the
+    touch chips' debounce; unset, `release_debounce_ms` and `touch_debounce_ms` apply."""
+    press_confirm_ms: float = PRESS_CONFIRM_MS
+    """How long a matrix switch must be closed without a break to be a press."""
     stuck_after_s: float = 10.0
     column_pullup_ohms: float = COLUMN_PULL_UP_OHMS
     """The matrix columns' external pull-up resistors; 0: none, the Pi's own alone. The scanner's
     settle time after each row change follows from it (`settle_s`)."""
     backend: str = "matrix"
     mpr121: TouchPadsConfig = field(default_factory=TouchPadsConfig)
+
+    @property
+    def release_debounce_ms(self) -> float:
+        """The switches' release debounce: `debounce_ms`, or twice the switches' rated bounce."""
+        return RELEASE_DEBOUNCE_MS if self.debounce_ms is None else self.debounce_ms
+
+    @property
+    def touch_debounce_ms(self) -> float:
+        """What the touch chips are given to debounce with: `debounce_ms`, or
+        `TOUCH_DEBOUNCE_MS`."""
+        return TOUCH_DEBOUNCE_MS if self.debounce_ms is None else self.debounce_ms
 
     @property
     def settle_s(self) -> float:
@@ -146,6 +167,8 @@ MAX_PATH = 4096
 SLEEP_AFTER_S = (10, 86_400)
 SHIFT_EVERY_S = (10, 86_400)
 DEBOUNCE_MS = (0, 500)
+PRESS_CONFIRM_RANGE_MS = (LONGEST_GLITCH_MS + 0.5, 100)
+"""A confirmation no longer than the longest glitch would let a glitch press a pad."""
 STUCK_AFTER_S = (0.5, 3_600)
 # Below 2 kΩ a row holding six closed switches sinks over 10 mA, and the 1N4148's drop at that
 # current nears the Pi's 0.8 V low threshold; above 1 MΩ the Pi's own ~65 kΩ does all the pulling.
@@ -174,6 +197,10 @@ _TABLE_KEYS: dict[str, tuple[_Check, str]] = {
 }
 _INPUT_KEYS: dict[str, tuple[_Check, str]] = {
     "debounce_ms": (_within(*DEBOUNCE_MS), "milliseconds from {} to {}".format(*DEBOUNCE_MS)),
+    "press_confirm_ms": (
+        _within(*PRESS_CONFIRM_RANGE_MS),
+        "milliseconds from {} to {}".format(*PRESS_CONFIRM_RANGE_MS),
+    ),
     "stuck_after_s": (_within(*STUCK_AFTER_S), "seconds from {} to {}".format(*STUCK_AFTER_S)),
     "column_pullup_ohms": (
         lambda v: v == "internal" or (_number(v) and v == 0) or _within(*COLUMN_PULLUP_OHMS)(v),

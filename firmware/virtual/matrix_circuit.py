@@ -19,6 +19,11 @@ The pins also count reads of their level (`CountingPin.reads`) and changes of it
 (`CountingPin.changes`): that is how the tests see that an idle scanner reads no pins at all, and
 what a touch or a held pad costs the scanner.
 
+The contacts move as the switch's datasheet says they do (`move_bouncing`): a press and a release
+each chatter for up to the rated bounce, 5 ms (Omron B3F: "Bounce time 5 ms max."), with a few
+breaks and re-makes drawn from a seeded RNG. A column can also be pulled low by no switch at all
+(`glitch`): ESD on a card or a spike from the mains reaches the wires as a pulse of 1 µs to 1 ms.
+
 Every pin here can do PWM, like every GPIO under lgpio: `MockFactory` refuses to mix PWM and
 plain mock pins, so a factory whose pins are all `CountingPin`s can also host the buzzer.
 """
@@ -26,6 +31,7 @@ plain mock pins, so a factory whose pins are all `CountingPin`s can also host th
 from __future__ import annotations
 
 import math
+import random
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,7 +41,12 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from board_rules.codenames.grid import Coord
 from firmware.drivers.clock import Clock
 from firmware.drivers.events import ConsoleButton
-from firmware.drivers.matrix import MatrixSwitch, switch_position
+from firmware.drivers.matrix import (
+    LONGEST_GLITCH_MS,
+    SWITCH_BOUNCE_MS,
+    MatrixSwitch,
+    switch_position,
+)
 from firmware.drivers.matrix_wires import (
     COLUMN_COUNT,
     ROW_COUNT,
@@ -48,6 +59,30 @@ STATE_HISTORY = 64
 """Level changes a pin keeps for inspection; gpiozero's mock keeps every one otherwise."""
 INPUT_HIGH_FRACTION = 2.0 / 3.3
 """The share of 3.3 V at which a Pi input is sure to read high (its V_IH, 2 V)."""
+BOUNCE_S = SWITCH_BOUNCE_MS / 1000
+"""How long a moving contact chatters at most: the switch's rated bounce."""
+MOST_BREAKS = 4
+"""Breaks (or re-makes) a moving contact makes at most while it bounces."""
+SHORTEST_GLITCH_S = 1e-6
+LONGEST_GLITCH_S = LONGEST_GLITCH_MS / 1000
+
+
+def bounce_toggles(rng: random.Random, bounce_s: float = BOUNCE_S) -> list[float]:
+    """When a moving contact toggles after it first touches (or breaks), in seconds from then:
+    1 to `MOST_BREAKS` breaks and re-makes, the last within `bounce_s`, so an even number and it
+    ends where it moved to.
+
+    >>> toggles = bounce_toggles(random.Random(1))
+    >>> len(toggles) % 2, all(0 <= t <= BOUNCE_S for t in toggles), toggles == sorted(toggles)
+    (0, True, True)
+    """
+    span = rng.uniform(0.2, 1.0) * bounce_s
+    return sorted(rng.uniform(0, span) for _ in range(2 * rng.randint(1, MOST_BREAKS)))
+
+
+def glitch_width(rng: random.Random) -> float:
+    """A glitch's length in seconds, from 1 µs to 1 ms, as likely in each decade."""
+    return float(SHORTEST_GLITCH_S * (LONGEST_GLITCH_S / SHORTEST_GLITCH_S) ** rng.random())
 
 
 class WireTime:
@@ -207,6 +242,8 @@ class SwitchMatrixCircuit:
         # Re-entrant: a column edge may reach code that writes a row, on the same thread.
         self._lock = threading.RLock()
         self._pressed: set[tuple[int, int]] = set()
+        self._glitches = [0] * COLUMN_COUNT
+        """Glitches pulling each column low now (they may overlap)."""
         self._rows: list[_RowPin] = []
         self._columns: list[_ColumnPin] = []
         for pin in rows:
@@ -277,6 +314,17 @@ class SwitchMatrixCircuit:
                 self._pressed.discard((row, column))
             self.settle()
 
+    def pull_column(self, column: int, *, low: bool) -> None:
+        """Start (`low`) or end a glitch holding `column` (from 0) low, whatever the rows do."""
+        if not 0 <= column < COLUMN_COUNT:
+            raise ValueError(f"no matrix column {column}")
+        with self._lock:
+            self._glitches[column] += 1 if low else -1
+            if self._glitches[column] < 0:
+                self._glitches[column] = 0
+                raise ValueError(f"no glitch on matrix column {column} to end")
+            self.settle()
+
     def settle(self) -> None:
         """Give every column the level the switches and rows make; called on every change."""
         with self._lock:
@@ -284,7 +332,43 @@ class SwitchMatrixCircuit:
                 return  # still being built
             now = None if self._now is None else self._now()
             for index, column in enumerate(self._columns):
-                pulled_low = any(
+                pulled_low = self._glitches[index] > 0 or any(
                     self._rows[row].driven_low for row, col in self._pressed if col == index
                 )
                 column.settle(pulled_low, now, self.rise_s)
+
+
+def move_bouncing(
+    circuit: SwitchMatrixCircuit,
+    switch: MatrixSwitch,
+    *,
+    closed: bool,
+    toggles: Sequence[float],
+    wait: Callable[[float], None],
+) -> None:
+    """Close (or open) `switch` as its contact does: it touches (or breaks), then toggles at each
+    of `toggles` (seconds from the first touch, as `bounce_toggles` gives them), `wait` letting
+    the time between pass (a virtual clock's `advance`, or a sleep). An even number of toggles
+    leaves it `closed`; an odd one is completed by a last move."""
+    elapsed = 0.0
+    state = closed
+    for toggle in (0.0, *toggles):
+        if toggle > elapsed:
+            wait(toggle - elapsed)
+            elapsed = toggle
+        if toggle > 0.0:
+            state = not state
+        (circuit.press_switch if state else circuit.release_switch)(switch)
+    if state != closed:
+        (circuit.press_switch if closed else circuit.release_switch)(switch)
+
+
+def glitch(
+    circuit: SwitchMatrixCircuit, column: int, width_s: float, wait: Callable[[float], None]
+) -> None:
+    """Pull `column` low for `width_s` seconds (`wait` lets them pass), as a glitch does."""
+    circuit.pull_column(column, low=True)
+    try:
+        wait(width_s)
+    finally:
+        circuit.pull_column(column, low=False)

@@ -165,7 +165,7 @@ class VirtualTable:
             led_fault=led_fault,
         )
         # Past the debounce time, with a scan period to spare.
-        self.settle_s = max(SETTLE_S, config.inputs.debounce_ms / 1000 + 0.01)
+        self.settle_s = max(SETTLE_S, config.inputs.release_debounce_ms / 1000 + 0.01)
         """How long after a release its debounced event has surely been handled."""
         self._loop: threading.Thread | None = None
         self._stop_loop = threading.Event()

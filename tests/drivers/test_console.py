@@ -27,6 +27,7 @@ from firmware.drivers.events import (
     InputEvent,
     PadPressed,
 )
+from firmware.drivers.matrix import RELEASE_DEBOUNCE_MS
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
@@ -312,7 +313,7 @@ def test_push_chatter_gives_one_push(table: Table) -> None:
 
 def test_a_push_shorter_than_the_debounce_time_is_nothing(table: Table) -> None:
     table.encoder.press()
-    table.clock.advance(0.01)
+    table.clock.advance(RELEASE_DEBOUNCE_MS / 1000 / 2)
     table.encoder.release()
     assert table.wait(2.0) == []
 
@@ -477,3 +478,16 @@ def test_the_console_runs_on_the_real_clock_threads() -> None:
         encoder.release()
         encoder.turn(-1)
         assert str(console.events.get(timeout=5)) == "encoder -1"
+
+
+def test_the_switches_are_busy_from_a_touch_until_its_release_is_settled(table: Table) -> None:
+    assert not table.console.switches_busy
+    table.circuit.press_button(UNDO)
+    table.clock.advance(0)
+    assert table.console.switches_busy
+    table.clock.advance(0.1)
+    table.circuit.release_button(UNDO)
+    table.clock.advance(0)
+    assert table.console.switches_busy  # waiting out the release debounce
+    table.clock.advance(RELEASE_DEBOUNCE_MS / 1000 + 0.01)
+    assert not table.console.switches_busy

@@ -79,7 +79,13 @@ class Rig:
 
 
 def build_rig(pull_up_ohms: float | None = None, **options: Any) -> Rig:
-    """A rig; `pull_up_ohms` is what pulls each column up (the standard build's by default)."""
+    """A rig; `pull_up_ohms` is what pulls each column up (the standard build's by default).
+
+    Unless told otherwise, the scanner confirms presses and debounces releases alike, for
+    `DEBOUNCE_S`: the scheduling tests time each wait on one figure. `part_rig` has the
+    switches' own figures."""
+    options.setdefault("debounce_ms", DEBOUNCE_S * 1000)
+    options.setdefault("press_confirm_ms", DEBOUNCE_S * 1000)
     clock = VirtualClock(start=100.0)
     wire = WireTime(clock)
     factory = MockFactory(pin_class=CountingPin)
@@ -164,11 +170,14 @@ def test_a_release_counts_once_stable_for_the_debounce_time(rig: Rig) -> None:
     assert [type(event) for event in rig.wait(0.011)] == [PadReleased]
 
 
-def test_debounce_time_is_a_parameter() -> None:
-    rig = build_rig(debounce_ms=100)
+def test_the_confirmation_and_the_release_debounce_are_parameters() -> None:
+    rig = build_rig(press_confirm_ms=100, debounce_ms=60)
     rig.circuit.press_pad(C3)
     assert rig.wait(0.09) == []
     assert rig.wait(0.011) == [PadPressed(C3, 100.0)]
+    rig.circuit.release_pad(C3)
+    assert rig.wait(0.055) == []
+    assert [type(event) for event in rig.wait(0.011)] == [PadReleased]
 
 
 def test_a_contact_shorter_than_the_debounce_time_is_no_press(rig: Rig) -> None:

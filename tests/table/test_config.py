@@ -8,8 +8,20 @@ import pytest
 
 from board_rules.codenames import Mode, Team
 from firmware.drivers.led_layout import LedLayout
+from firmware.drivers.matrix import (
+    LONGEST_GLITCH_MS,
+    PRESS_CONFIRM_MS,
+    RELEASE_DEBOUNCE_MS,
+    SWITCH_BOUNCE_MS,
+)
 from firmware.drivers.matrix_wires import PI_PULL_UP_OHMS, SETTLE_S, settle_time_s
-from firmware.table.config import ConfigError, TableConfig, load_config, parse_config
+from firmware.table.config import (
+    TOUCH_DEBOUNCE_MS,
+    ConfigError,
+    TableConfig,
+    load_config,
+    parse_config,
+)
 from firmware.table.led_pattern import LedStyle
 
 from ..paths import REPO
@@ -35,8 +47,10 @@ def test_the_example_config_names_every_key() -> None:
         "sleep_after_s",
         "state_dir",
     }
+    # Left out, the release debounce and the touch chips' each have their own default.
+    assert "\n# debounce_ms = 10 " in EXAMPLE.read_text(encoding="utf-8")
     assert set(data["input"]) == {
-        "debounce_ms",
+        "press_confirm_ms",
         "stuck_after_s",
         "column_pullup_ohms",
         "backend",
@@ -74,6 +88,8 @@ def test_values_are_read_into_their_places(tmp_path: Path) -> None:
     )
     assert config.state_dir == Path("/tmp/x")
     assert config.inputs.debounce_ms == 20
+    # Set, the release debounce is the touch chips' debounce as well.
+    assert (config.inputs.release_debounce_ms, config.inputs.touch_debounce_ms) == (20, 20)
     assert (config.oled.shift_every, config.oled.rotate_180) == (None, True)
     assert config.led_layout.rotation == 90
     assert config.led_style.blue == (0, 0, 255)
@@ -112,6 +128,7 @@ def test_auto_timer_and_the_colour_blind_palette_are_defaults_of_the_menu() -> N
         ({"table": {"timer_autostart": 1}}, "table.timer_autostart: expected true or false"),
         ({"table": {"brightness": 3.0}}, "table.brightness"),
         ({"input": {"debounce_ms": -1}}, "input.debounce_ms"),
+        ({"input": {"press_confirm_ms": 1}}, "input.press_confirm_ms: expected milliseconds"),
         ({"input": {"speed": 1}}, "input.speed: unknown key"),
         ({"oled": {"dim_contrast": 300}}, "oled.dim_contrast"),
         ({"led": {"layout": {"twist": 1}}}, "led.layout.twist"),
@@ -163,6 +180,7 @@ def test_a_partial_pins_table_is_checked_as_a_whole() -> None:
         ("oled", "shift_every_s", "1e-9", "0 (off) or seconds from 10 to 86400, got 1e-09"),
         ("oled", "shift_every_s", "false", "0 (off) or seconds"),
         ("input", "debounce_ms", "nan", "milliseconds from 0 to 500, got nan"),
+        ("input", "press_confirm_ms", "0.5", "milliseconds from 1.5 to 100, got 0.5"),
         ("input", "debounce_ms", "9" * 4000, "milliseconds from 0 to 500, got 9999"),
         ("input", "stuck_after_s", "inf", "seconds from 0.5 to 3600, got inf"),
         ("input", "stuck_after_s", "0.1", "seconds from 0.5 to 3600"),
@@ -269,3 +287,16 @@ def test_a_long_unknown_key_is_cut_in_the_message() -> None:
         parse_config({"table": {"k" * 100_000: 1}}, "test.toml")
     assert str(caught.value).startswith("test.toml: table." + "k" * 20)
     assert len(str(caught.value)) < 200
+
+
+def test_left_out_the_switches_take_their_parts_figures_and_the_touch_chips_their_own() -> None:
+    inputs = parse_config({}, "test.toml").inputs
+    assert inputs.debounce_ms is None
+    assert (inputs.press_confirm_ms, inputs.release_debounce_ms) == (
+        PRESS_CONFIRM_MS,
+        RELEASE_DEBOUNCE_MS,
+    )
+    assert inputs.touch_debounce_ms == TOUCH_DEBOUNCE_MS == 30
+    # Longer than the longest glitch, so that none can press a pad; at least the rated bounce.
+    assert PRESS_CONFIRM_MS > LONGEST_GLITCH_MS
+    assert RELEASE_DEBOUNCE_MS >= SWITCH_BOUNCE_MS

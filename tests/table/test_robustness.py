@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from board_rules.codenames import ALL_COORDS, Coord, Cover, Game, Phase, Team, Touch
 from firmware.drivers.clock import SystemClock
-from firmware.drivers.matrix import switch_position
+from firmware.drivers.matrix import PRESS_CONFIRM_MS, switch_position
 from firmware.table.config import InputConfig
 from firmware.table.oled_render import render_screen
 from firmware.table.store import GameStore, SavedGame
@@ -299,7 +299,8 @@ def test_a_pad_stuck_for_minutes_counts_once_and_play_goes_on(
 
 
 def _chatter(vt: VirtualTable, coord: Coord, rng: random.Random, *, end_closed: bool) -> None:
-    """Bounce the contact open and closed, each state shorter than the debounce time."""
+    """Bounce the contact open and closed, each state shorter than the press confirmation (and
+    so than the release debounce)."""
     closed = False
     for _ in range(rng.randint(4, 30)):
         closed = not closed
@@ -307,7 +308,7 @@ def _chatter(vt: VirtualTable, coord: Coord, rng: random.Random, *, end_closed: 
             vt.circuit.press_pad(coord)
         else:
             vt.circuit.release_pad(coord)
-        vt.wait(rng.uniform(0.0005, 0.025))
+        vt.wait(rng.uniform(0.0005, 0.9 * PRESS_CONFIRM_MS / 1000))
     if closed != end_closed:
         if end_closed:
             vt.circuit.press_pad(coord)
@@ -460,7 +461,7 @@ def test_the_service_keeps_its_watchdog_fed_through_storm_stuck_chatter_and_mash
             time.sleep(0.01)
         assert beats.fresh()
 
-        # A chattering pad: contact bounces shorter than the debounce time.
+        # A chattering pad: a loose contact making and breaking every few milliseconds.
         chatter = Coord.parse("A1")
         for _ in range(40):
             vt.circuit.press_pad(chatter)
