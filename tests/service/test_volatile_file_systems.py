@@ -101,8 +101,10 @@ def test_a_state_folder_on_a_ram_disk_is_refused_by_run_and_its_check(
     ram_disk: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = ["--state-dir", str(ram_disk / "state")]
-    for argv in (["run", "--check-config", *state], ["run", "--virtual", *state]):
-        assert main(argv) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and f"is on tmpfs ({ram_disk})" in err, err
+    assert main(["run", "--check-config", *state]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"is on tmpfs ({ram_disk})" in err, err
     assert not (ram_disk / "state").exists()
+    # A demonstration on virtual hardware may keep its games in memory: its check says OK.
+    assert main(["run", "--check-config", "--virtual", *state]) == 0
+    assert "config OK" in capsys.readouterr().out
