@@ -157,11 +157,13 @@ check_python() {
 
 model_led_backend() { # MODEL: the LED backend of `backend = "auto"` on this model
     # The same mapping as the firmware's LED backend choice (keep the two in step): rpi-ws281x
-    # knows the Pi 3, 4, 400, CM4 and Zero 2; the Pi 5 family (5, 500, CM5), which it does not
+    # knows the Pi 3, 4, 400, CM3, CM4 and Zero 2; the Pi 5 family (5, 500, CM5), which it does not
     # know, and any other model get neopixel-spi.
     case $1 in
         *"Raspberry Pi 5"* | *"Compute Module 5"*) echo spi ;;
-        *"Raspberry Pi 3"* | *"Raspberry Pi 4"* | *"Compute Module 4"* | *"Zero 2"*) echo ws281x ;;
+        *"Raspberry Pi 3"* | *"Raspberry Pi 4"* | *"Compute Module 3"* | *"Compute Module 4"* | *"Zero 2"*)
+            echo ws281x
+            ;;
         *) echo spi ;;
     esac
 }
