@@ -55,6 +55,8 @@ TEST_CLOUD_CFG = """\
 datasource_list: [ NoCloud ]
 network:
   config: disabled
+# The root has no locale generated but C.UTF-8 (a Pi has the one Imager or raspi-config chose).
+locale: C.UTF-8
 """
 
 
