@@ -24,6 +24,7 @@ from firmware.cafe import texts as t
 from firmware.cafe.model import Cafe
 from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
+from firmware.tui.style import STYLES
 
 TICK_S = 1.0
 """How often the times (game length, idle) are brought up to date."""
@@ -34,7 +35,7 @@ class CafeApp(App[None]):
 
     # Textual's palette would speak English only, and a view for the staff has no use for it.
     ENABLE_COMMAND_PALETTE = False
-    CSS = "#broker.down { color: $error; text-style: bold; }"
+    CSS_PATH = STYLES / "cafe.tcss"
 
     status: reactive[str] = reactive("")
     """The status line: tables, messages dropped or ignored."""

@@ -138,7 +138,7 @@ def fake_pi(tmp_path: Path) -> Path:
     [
         (Path("/tmp/games"), "--state-dir: /tmp/games is under /tmp"),
         (Path("games"), "--state-dir: games is a relative path"),
-        (Path("/dev/null/games"), "/dev/null/games: cannot enter it: Not a directory"),
+        (Path("/etc/passwd/games"), "/etc/passwd/games: cannot enter it: Not a directory"),
     ],
 )
 def test_run_on_a_pi_refuses_a_state_dir_it_would_lose_or_cannot_enter_before_any_hardware(

@@ -313,7 +313,7 @@ NO_ACCESS = PermissionError(13, "Permission denied", "/dev/spidev0.0")
     [
         ("en", NO_SPI, "LED key off: SPI off"),
         ("en", NO_ACCESS, "LED key off: no access"),
-        ("es", NO_SPI, "Sin LED: SPI apagado"),
+        ("es", NO_SPI, "Sin LED: SPI inactivo"),
         ("pt", NO_ACCESS, "Sem LED: sem acesso"),
         ("it", NO_SPI, "LED spenti: SPI spento"),
     ],

@@ -21,8 +21,6 @@ from firmware.service.state_dir import (
     mount_of,
 )
 
-from ..paths import REPO
-
 MOUNTS = """\
 /dev/root / ext4 rw,noatime 0 0
 devtmpfs /dev devtmpfs rw,relatime,size=1k 0 0
@@ -78,9 +76,9 @@ def ram_disk() -> Iterator[Path]:
     """A tmpfs mounted in a folder the path rules accept (not under /tmp), removed after."""
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root (CI runs the tests as root)")
-    parent = REPO / ".cache"
-    parent.mkdir(exist_ok=True)
-    point = Path(tempfile.mkdtemp(prefix="test-ram-state-", dir=parent))
+    # Outside the checkout, which may itself lie under /tmp (refused for its path already):
+    # /mnt is where an administrator mounts things by hand.
+    point = Path(tempfile.mkdtemp(prefix="codenames-test-ram-state-", dir="/mnt"))
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(point)],
         capture_output=True,

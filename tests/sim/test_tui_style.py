@@ -43,7 +43,7 @@ def test_no_python_module_of_the_apps_holds_a_style_sheet() -> None:
 
 
 def test_every_variable_a_sheet_uses_is_defined_and_every_colour_is_used() -> None:
-    textual_variables = {"text-muted"}
+    textual_variables = {"text-muted", "error"}
     app_numbers = set(CodaApp.style_numbers())
     used: set[str] = set()
     for sheet in SHEETS:
