@@ -264,18 +264,23 @@ def test_a_short_game_with_keys_and_clicks() -> None:
     drive(make_app(), scenario)
 
 
+async def miss_until_the_computer_wins(pilot: Pilot[None], app: CodaApp) -> None:
+    """Take the opening, then attack the computer's tiles with wrong values until it has won."""
+    await pilot.press("enter")
+    while not app.game.state.is_over:
+        state = app.game.state
+        if state.phase is Phase.DRAW:
+            await pilot.press("b" if state.pool.count(Color.BLACK) else "w")
+        elif state.phase is Phase.REVEAL:
+            await pilot.press("enter")
+        else:
+            target = (1, state.hidden(1)[0])
+            await attack(pilot, app, *target, wrong_value(app, *target))
+
+
 def test_a_computer_that_wins_starts_the_next_game() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
-        await pilot.press("enter")
-        while not app.game.state.is_over:
-            state = app.game.state
-            if state.phase is Phase.DRAW:
-                await pilot.press("b" if state.pool.count(Color.BLACK) else "w")
-            elif state.phase is Phase.REVEAL:
-                await pilot.press("enter")
-            else:
-                target = (1, state.hidden(1)[0])
-                await attack(pilot, app, *target, wrong_value(app, *target))
+        await miss_until_the_computer_wins(pilot, app)
         assert app.game.state.winner == 1 and app.game.wins == [0, 1]
         assert app.game.history[-2:] == ["You: out of the game", "Winner: Computer A"]
         assert text(app, "#status") == (
@@ -720,16 +725,7 @@ def test_q_during_a_game_asks_first_and_any_other_key_plays_on() -> None:
 
 def test_q_once_the_game_is_over_leaves_at_once() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
-        await pilot.press("enter")
-        while not app.game.state.is_over:
-            state = app.game.state
-            if state.phase is Phase.DRAW:
-                await pilot.press("b" if state.pool.count(Color.BLACK) else "w")
-            elif state.phase is Phase.REVEAL:
-                await pilot.press("enter")
-            else:
-                target = (1, state.hidden(1)[0])
-                await attack(pilot, app, *target, wrong_value(app, *target))
+        await miss_until_the_computer_wins(pilot, app)
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
