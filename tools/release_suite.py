@@ -3,8 +3,8 @@ the Python of Raspberry Pi OS Trixie), not the desktop's.
 
 The release's root (its Python, and the programs the suite runs: Mosquitto, shellcheck,
 systemd-analyze, make, openssl; not Chromium, see `PACKAGES`) is built once with `debootstrap`
-into the machine's root cache (`container.root_cache()`), outside any checkout. Each run lays a
-fresh overlay over it, copies this checkout in (tracked and new files, as `make service-test`
+into the machine's root cache (`container.root_cache()`), outside any checkout. Each run copies
+it afresh, copies this checkout in (tracked and new files, as `make service-test`
 does), and runs `make pytest` there under `systemd-nspawn`, the venv made by the release's own
 `python3 -m venv`. pip's downloads are kept in the root cache too, so a second run fetches
 nothing.
@@ -29,10 +29,10 @@ from pathlib import Path
 from tools.service_test.__main__ import CA_INSIDE, HOST_CA
 from tools.service_test.container import (
     RELEASES,
-    ContainerError,
     cached_root,
     copy_checkout,
     debian_mirror,
+    fresh_root,
     host_architecture,
     install_host_tools,
     missing_host_tools,
@@ -62,35 +62,6 @@ PACKAGES = (
 )
 """What the root holds besides Debian's minimal base."""
 SUITE_TIMEOUT_S = 1800.0
-
-
-class Overlay:
-    """A writable overlay mounted over the cached `lower` root (`with`: unmounted after)."""
-
-    def __init__(self, lower: Path, work: Path) -> None:
-        self.upper, self.scratch, self.merged = work / "upper", work / "work", work / "root"
-        if self.merged.is_mount():
-            # Left mounted by a run that was killed before it could unmount.
-            subprocess.run(["umount", str(self.merged)], check=True)
-        if work.exists():
-            shutil.rmtree(work)
-        for folder in (self.upper, self.scratch, self.merged):
-            folder.mkdir(parents=True)
-        options = f"lowerdir={lower},upperdir={self.upper},workdir={self.scratch}"
-        mounted = subprocess.run(
-            ["mount", "-t", "overlay", "overlay", "-o", options, str(self.merged)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if mounted.returncode != 0:
-            raise ContainerError(f"cannot mount an overlay: {mounted.stderr.strip()}")
-
-    def __enter__(self) -> Overlay:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        subprocess.run(["umount", str(self.merged)], check=False)
 
 
 def skip(reason: str) -> int:
@@ -159,18 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     lower = cached_root(cache, name, release, mirror, CACHE / "debootstrap.log", packages=PACKAGES)
     pip_cache = cache / f"pip-{release}-{host_architecture()}"
     pip_cache.mkdir(exist_ok=True)
-    try:
-        overlay = Overlay(lower, CACHE / release)
-    except ContainerError as error:
-        return skip(str(error))
-    with overlay:
-        copy_checkout(REPO, overlay.merged / PROJECT.lstrip("/"))
-        if HOST_CA.is_file():
-            ca = overlay.merged / CA_INSIDE.lstrip("/")
-            ca.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(HOST_CA, ca)
-        print(f"   ready after {time.monotonic() - began:.0f} s; make pytest", flush=True)
-        code = run_suite(overlay.merged, pip_cache)
+    # A copy, not an overlay over the cache: the table refuses a state folder on an overlay (as
+    # on a Pi whose SD card is read-only), and the suite runs the table on the root's folders.
+    root = fresh_root(lower, CACHE / f"{release}-root")
+    copy_checkout(REPO, root / PROJECT.lstrip("/"))
+    if HOST_CA.is_file():
+        ca = root / CA_INSIDE.lstrip("/")
+        ca.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(HOST_CA, ca)
+    print(f"   ready after {time.monotonic() - began:.0f} s; make pytest", flush=True)
+    code = run_suite(root, pip_cache)
     print(f"== the suite on {release} took {time.monotonic() - began:.0f} s (exit {code})")
     return code
 
