@@ -26,7 +26,7 @@ from firmware.fleet.messages import LastAction, encode, envelope, public_game, s
 from tools import mosquitto
 
 from .broker_helpers import WAIT_S, Mosquitto
-from .test_cafe_web import REPO, SCREENSHOT, _load, chromium, row_text
+from .test_cafe_web import REPO, SCREENSHOT, STARTUP_S, _load, chromium, row_text
 
 TOKEN = "a-token-of-the-cafe-0123456789"
 
@@ -91,7 +91,7 @@ def test_the_page_shows_what_staff_act_on(broker: Mosquitto, page_url: str) -> N
     driver = chromium()
     try:
         wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.05)
-        wait.until(lambda d: _load(d, page_url))
+        WebDriverWait(driver, STARTUP_S, poll_frequency=0.05).until(lambda d: _load(d, page_url))
         # The page runs no inline script: its one script is a file (the policy allows no other).
         assert driver.execute_script("return [...document.scripts].every(s => s.src)")
         cafe_tables(broker)
@@ -159,7 +159,8 @@ def test_beyond_loopback_the_page_opens_with_the_token(broker: Mosquitto, tmp_pa
     try:
         wait = WebDriverWait(driver, WAIT_S, poll_frequency=0.05)
         url = f"http://127.0.0.1:{port}/"
-        wait.until(lambda d: _load(d, url + f"?token={TOKEN}"))
+        starting = WebDriverWait(driver, STARTUP_S, poll_frequency=0.05)
+        starting.until(lambda d: _load(d, url + f"?token={TOKEN}"))
         assert driver.current_url == url  # the token went into a cookie, out of the address
         send(broker, "table-9", "status", status_fields(online=True))
         wait.until(lambda d: "online" in row_text(d, "table-9"))  # the events came, cookie and all
