@@ -27,6 +27,7 @@ from firmware.cli.cloud_init import (
     user_data,
 )
 from firmware.errors import UsageError
+from firmware.fleet.recipe import RecipeError, claim_new_folder
 from firmware.text_input import TextInputError, read_text
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -172,12 +173,9 @@ def _table_files(
 
 def _claim(out: Path) -> None:
     try:
-        out.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if any(out.iterdir()):
-            raise UsageError(f"--out {out} is not empty: the cards' files go in a new folder")
-        out.chmod(0o700)
-    except OSError as error:
-        raise UsageError(f"--out {out}: {error.strerror or error}") from error
+        claim_new_folder(out, "the cards' files go in a new folder")
+    except RecipeError as error:
+        raise UsageError(f"--out {error}") from error
 
 
 def _write_card(

@@ -176,7 +176,7 @@ def view_env(recipe: Recipe) -> str:
 def write_recipe(recipe: Recipe, out: Path) -> dict[str, Any]:
     """Write everything into `out` (new, or an empty folder); returns what recipe.json says.
     `RecipeError` when `out` holds anything or openssl fails."""
-    _claim(out)
+    claim_new_folder(out, "a recipe is written into a new folder")
     ca, ca_key = _certificate_authority(out / "ca")
     _server_certificate(out / "broker", ca, ca_key, recipe.hosts)
     ca_text = ca.read_text(encoding="ascii")
@@ -284,11 +284,13 @@ class _Placer:
         return files
 
 
-def _claim(out: Path) -> None:
+def claim_new_folder(out: Path, use: str) -> None:
+    """Make `out` a private (0700) folder of secrets to come, refusing one that holds anything
+    (`use` says in the error what the folder is for); `RecipeError` in one line."""
     try:
         out.mkdir(mode=0o700, parents=True, exist_ok=True)
         if any(out.iterdir()):
-            raise RecipeError(f"{out} is not empty: a recipe is written into a new folder")
+            raise RecipeError(f"{out} is not empty: {use}")
         out.chmod(0o700)
     except OSError as error:
         raise RecipeError(f"{out}: {error.strerror or error}") from error
