@@ -77,6 +77,8 @@ TOUCH_CPU_BUDGET_MS = 1.5
 HELD_CPU_BUDGET_PERCENT = 2.0
 TOUCH_LED_MEDIAN_BUDGET_MS = 10.0
 TOUCH_LED_P99_BUDGET_MS = 15.0
+WEAR_GAMES = 40
+"""Games played for the SD card's wear (`tools.bench_sd_wear`)."""
 GLITCHES = 3000
 """Glitches in the glitch run (`tools.bench_glitches`): half while nobody touches, half during
 play."""
@@ -573,6 +575,13 @@ def judge_glitches(figures: dict[str, Any]) -> None:
     )
 
 
+def judge_wear(figures: dict[str, Any], wear: dict[str, Any]) -> None:
+    """Add the SD card's wear (`tools.bench_sd_wear`) and its goal: years of a 16 GB card."""
+    figures["sd_wear"] = wear
+    figures["budgets"]["card_years"] = wear["card_years_goal"]
+    figures["within_budget"]["card_years"] = wear["card_years_met"]
+
+
 def startup_probe(state_dir: Path, *, paced: bool, backend: str = "matrix") -> int:
     """The child of `measure_startup`: start a table, say "ready", play a little, report memory.
 
@@ -688,6 +697,7 @@ def run_bench(
     backend: str = "matrix",
     held_s: float = HELD_S,
     glitches: int = GLITCHES,
+    wear_games: int = WEAR_GAMES,
 ) -> dict[str, Any]:
     """Every figure of `make bench`, with the budgets: the play measured `MEASURES` times, each
     figure the worst of them, and on the switch matrix the glitch run."""
@@ -717,6 +727,11 @@ def run_bench(
         child = subprocess.run(run, stdout=subprocess.PIPE, text=True, check=True)
         figures.update(json.loads(child.stdout))
         judge_glitches(figures)
+    if wear_games:
+        # In a child too: its I/O counters must count the store's writes and nothing else.
+        run = [sys.executable, "-m", "tools.bench_sd_wear", "--games", str(wear_games)]
+        child = subprocess.run(run, stdout=subprocess.PIPE, text=True, check=True)
+        judge_wear(figures, json.loads(child.stdout))
     # Touch → LED with a fleet's broker down and slow, added by
     # tools/bench_broker_faults.py, run as a child since it imports this module.
     options = ["--touches", str(touches), "--backend", backend, *([] if paced else ["--unpaced"])]
@@ -747,6 +762,9 @@ def comparison(figures: dict[str, Any]) -> str:
         measured["touch_to_led_ms_mpr121_median"] = figures["touch_to_led_ms_mpr121"]["median"]
     if "false_guesses" in figures:
         measured["false_guesses"] = figures["false_guesses"]
+    if "sd_wear" in figures:
+        # The goal is a minimum: the line reads "at least".
+        measured["card_years"] = figures["sd_wear"]["card_years"]["high_endurance"]
     fleet = [name for name in figures["budgets"] if name.startswith("touch_to_led_ms_broker_")]
     measured |= {name: figures[name.removesuffix("_median")]["median"] for name in fleet}
     lines = []
@@ -768,6 +786,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--glitches", type=int, default=GLITCHES, help="glitches on the matrix's columns (0: none)"
     )
+    parser.add_argument(
+        "--wear-games",
+        type=int,
+        default=WEAR_GAMES,
+        help="games played to measure the SD card's wear (0: none, else 2 or more)",
+    )
     parser.add_argument("--unpaced", action="store_true", help="no bus pacing (quick checks)")
     parser.add_argument(
         "--backend",
@@ -783,6 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             "--touches and --startup-runs must be 1 or more, --idle and --held more than 0"
         )
+    if args.wear_games == 1 or args.wear_games < 0:
+        parser.error("--wear-games must be 0 or 2 or more")
     figures = run_bench(
         touches=args.touches,
         paced=not args.unpaced,
@@ -791,6 +817,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         backend=args.backend,
         held_s=args.held,
         glitches=max(args.glitches, 0),
+        wear_games=args.wear_games,
     )
     print(json.dumps(figures, indent=2))
     print(comparison(figures), file=sys.stderr)

@@ -43,7 +43,7 @@ def test_the_bench_plays_the_longest_legal_game_on_any_key(seed: int) -> None:
 def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> None:
     out, err = io.StringIO(), io.StringIO()
     argv = ["--touches", "2", "--idle", "0.1", "--held", "0.05", "--startup-runs", "1"]
-    argv += ["--glitches", "20"]
+    argv += ["--glitches", "20", "--wear-games", "2"]
     argv.append("--unpaced")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert main(argv) == 0
@@ -59,6 +59,8 @@ def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> Non
     assert figures["samples"]["touches"] == 2 * 2  # measured twice, the worse reported
     assert figures["glitch_run"]["glitches"] == 20
     assert isinstance(figures["false_guesses"], int)
+    assert figures["sd_wear"]["games"] == 2 and figures["sd_wear"]["bytes_per_action"] > 0
+    assert figures["within_budget"]["card_years"] is figures["sd_wear"]["card_years_met"]
     assert set(figures["within_budget"]) == set(figures["budgets"])
     assert all(isinstance(ok, bool) for ok in figures["within_budget"].values())
     # The human-readable comparison names every budget.
