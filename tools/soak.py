@@ -74,12 +74,15 @@ def random_move(vt: VirtualTable, rng: random.Random, pads: Sequence[Coord] = AL
     elif state.phase is Phase.PENALTY_COVER:
         own = [coord for coord in open_cards if state.key[coord].team is state.turn]
         if own and roll < 0.7:
+            # A touch chooses the card, DONE covers it.
             vt.press_pad(rng.choice(own))
+            vt.press_button(ConsoleButton.DONE)
         else:
             _clue(vt, rng)  # skips the cover
     elif state.phase is Phase.ENEMY_COVER:
         enemy = [coord for coord in open_cards if state.key[coord].team is state.turn]
         vt.press_pad(rng.choice(enemy or open_cards))
+        vt.press_button(ConsoleButton.DONE)
     elif roll < 0.8:
         # Now and then the assassin ends a game, which starts the next one.
         vt.press_pad(rng.choice(open_cards))

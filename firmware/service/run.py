@@ -17,6 +17,7 @@ of it in `firmware.service.serve`, which `run --virtual` shares.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import logging
 import queue
 import secrets
@@ -94,6 +95,11 @@ def run_table(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> int
         )
         return 0
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # A fatal signal (SIGBUS from a mapped file, SIGSEGV in a C library) then leaves its
+    # traceback in the journal, also where the unit's PYTHONFAULTHANDLER is not set. Written to
+    # file descriptor 2, the process's own stderr: a caller may have put a stream without a
+    # file descriptor in `sys.stderr`.
+    faulthandler.enable(file=2)
     if virtual is not None:
         volatile = volatile_parent(state_dir)
         if volatile is not None:

@@ -1,6 +1,7 @@
-"""What each input means while the game is played (see README): card pads guess, or cover in the
-cover phases; the encoder dials and announces the clue number; DONE stops guessing; held PENALTY
-calls an invalid clue, held UNDO takes back the last action, held NEW starts a new game; TIMER
+"""What each input means while the game is played (see README): card pads guess, or choose the
+card to cover in the cover phases, which DONE then covers (`firmware.table.cover_choice`); the
+encoder dials and announces the clue number; DONE stops guessing; held PENALTY calls an invalid
+clue, held UNDO takes back the last action, held NEW starts a new game; TIMER
 starts the sand timer and a long press pauses it; a long encoder push opens the menu.
 
 `PlayControls.meaning` turns an input into one `Intent` for the game loop to carry out; it plays
@@ -16,7 +17,7 @@ from board_rules.codenames import (
     UNLIMITED,
     Action,
     ClueNumber,
-    Cover,
+    Coord,
     Done,
     GiveClue,
     Penalty,
@@ -38,6 +39,7 @@ from firmware.drivers.events import (
     PadStuck,
 )
 from firmware.table import messages as m
+from firmware.table.cover_choice import COVERING
 
 SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
 """The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""
@@ -45,8 +47,6 @@ FIRST_SELECTOR = 1
 """Where the selector starts, and returns after each action."""
 _DIALLING = (Phase.CLUE, Phase.PENALTY_COVER)
 """Phases in which the encoder sets and announces a clue number."""
-_COVERING = (Phase.PENALTY_COVER, Phase.ENEMY_COVER)
-"""Phases in which a pad covers a card instead of guessing it."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,18 @@ class Act:
     """Play `action` through the rules core."""
 
     action: Action
+
+
+@dataclass(frozen=True)
+class ChooseCover:
+    """Choose `card` as the card to cover (a touch in a cover phase)."""
+
+    card: Coord
+
+
+@dataclass(frozen=True)
+class ConfirmCover:
+    """Cover the card chosen (DONE in a cover phase)."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +102,17 @@ class OpenMenu:
     """Open the staff menu."""
 
 
-Intent = Act | Dial | Tell | StartNewGame | StartTimer | PauseTimer | OpenMenu
+Intent = (
+    Act
+    | ChooseCover
+    | ConfirmCover
+    | Dial
+    | Tell
+    | StartNewGame
+    | StartTimer
+    | PauseTimer
+    | OpenMenu
+)
 """What an input asks of the game loop."""
 
 
@@ -114,7 +136,7 @@ class PlayControls:
     ) -> Intent | None:
         """What `event` asks for in `phase` with the selector at `selector`; None for nothing."""
         if isinstance(event, PadPressed):
-            return Act(Cover(event.coord) if phase in _COVERING else Touch(event.coord))
+            return ChooseCover(event.coord) if phase in COVERING else Act(Touch(event.coord))
         if isinstance(event, MultiplePads):
             return Tell((m.TWO_CARDS, m.PRESS_ONE))
         if isinstance(event, PadStuck):
@@ -126,7 +148,7 @@ class PlayControls:
         if isinstance(event, EncoderHeld):
             return OpenMenu()
         if isinstance(event, ButtonPressed) and event.button is ConsoleButton.DONE:
-            return Act(Done())
+            return ConfirmCover() if phase in COVERING else Act(Done())
         if isinstance(event, ButtonHeld):
             return _held(event.button)
         if isinstance(event, ButtonReleased) and event.button not in self._holds_seen:

@@ -31,6 +31,8 @@ from typing import Protocol
 from board_rules.codenames import (
     Action,
     ClueNumber,
+    Coord,
+    Cover,
     Game,
     GameState,
     GiveClue,
@@ -42,6 +44,7 @@ from board_rules.codenames import (
     Timeout,
     Touch,
     Undo,
+    apply,
     generate_key,
 )
 from firmware.drivers.clock import Clock
@@ -50,6 +53,7 @@ from firmware.drivers.led_strip import LedFault
 from firmware.table import controls
 from firmware.table import messages as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
+from firmware.table.cover_choice import CoverChoice, choosing, enemy_pick
 from firmware.table.i18n import translations
 from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.last_actions import last_actions_view
@@ -163,6 +167,9 @@ class Table:
         self._timer = TableTimer(self._timing.timer_redraw_s, self._schedule)
         self._controls = PlayControls()
         self._mode: ControlMode = PLAYING
+        self._cover: CoverChoice | None = None
+        """The card chosen in a cover phase (`firmware.table.cover_choice`); it holds only in
+        the state it was chosen in."""
         self._saver = Saver(store, clock, self._schedule)
         self._silent_chips: set[int] = set()
         """The touch chips that do not answer now (capacitive pads), shown on the OLED."""
@@ -336,6 +343,10 @@ class Table:
         match intent:
             case controls.Act(action):
                 return self._play(action, now)
+            case controls.ChooseCover(card):
+                return self._choose_cover(card, now)
+            case controls.ConfirmCover():
+                return self._confirm_cover(now)
             case controls.Dial(steps):
                 self._selector = controls.dialled(self._selector, steps)
                 # The spymaster is dialling: show the selector now, not after the notice.
@@ -389,6 +400,49 @@ class Table:
             self._notice = ()
         self._tell_observer(str(action))
         return True
+
+    def _choose_cover(self, card: Coord, now: float) -> bool:
+        if card in self.state.covered:
+            # Public already: the card lies covered on the table.
+            self._show_notice(now, m.REASONS[Reason.ALREADY_COVERED])
+            return False
+        choice = choosing(self._cover, self.state)
+        assert choice is not None  # a pad chooses only in a cover phase
+        self._cover = choice.chosen(card)
+        # The choice is on the screen at once, whatever the card: "Cover C3? Press DONE".
+        self._notice = ()
+        return True
+
+    def _confirm_cover(self, now: float) -> bool:
+        choice = choosing(self._cover, self.state)
+        if choice is None or choice.lost:
+            return False
+        if choice.card is None:
+            cover_hint = (
+                m.COVER_OR_CLUE if self.state.phase is Phase.PENALTY_COVER else m.COVER_ENEMY
+            )
+            self._show_notice(now, cover_hint)
+            return False
+        try:
+            apply(self.state, Cover(choice.card))
+        except IllegalActionError as error:
+            # Refused: the screen stays exactly as the choice left it; the LED key, which marks
+            # the choice as not to be covered, is the only side that tells.
+            self.rejections.append(Rejection(Cover(choice.card), error.reason))
+            self._cover = choice.refused_once()
+            self._notice = ()
+            if self._cover.lost and self.state.phase is Phase.ENEMY_COVER:
+                return self._enemy_covers(now)
+            return True
+        return self._play(Cover(choice.card), now)
+
+    def _enemy_covers(self, now: float) -> bool:
+        # The co-op opponent's choosing is over: it covers one of its agents itself.
+        team, card = self.state.turn, enemy_pick(self.state, self._rng)
+        played = self._play(Cover(card), now)
+        covers = self._catalog.gettext(m.ACTED_COVER[team])
+        self._show_notice(now, covers.format(card=m.switch_name(card)))
+        return played
 
     def _tell_observer(self, action: str) -> None:
         if self.observer is not None:
@@ -492,7 +546,9 @@ class Table:
     def _refresh(self, led: bool) -> None:
         now = self._clock.monotonic()
         if led or self._sleep.asleep:
-            self._key.draw(self.state, now, asleep=self._sleep.asleep)
+            choice = choosing(self._cover, self.state)
+            mark = None if choice is None else choice.mark
+            self._key.draw(self.state, now, asleep=self._sleep.asleep, mark=mark)
         if self._notice and now >= self._notice_until:
             self._notice = ()
         view, catalog = self.view(now), self._catalog
@@ -502,7 +558,7 @@ class Table:
 
     def view(self, now: float) -> TableView:
         """What the screen shows now."""
-        mode = self._mode
+        mode, choice = self._mode, choosing(self._cover, self.state)
         menu = (
             mode.menu.view(self.settings, self._catalog, self.state.mode)
             if isinstance(mode, MenuOpen)
@@ -522,4 +578,6 @@ class Table:
             match=self._match.score(self.state),
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,
+            cover_card=None if choice is None else choice.card,
+            cover_lost=choice is not None and choice.lost,
         )

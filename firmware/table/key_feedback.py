@@ -11,6 +11,7 @@ from typing import Protocol
 
 from board_rules.codenames import GameState, Team
 from firmware.drivers.key_picture import KeyColours
+from firmware.table.cover_choice import CoverMark
 from firmware.table.led_pattern import LedStyle, key_pattern, next_blink_edge
 
 BRIGHTNESS_STEPS = {1: 110, 2: 140, 3: 175, 4: 215, 5: 255}
@@ -33,7 +34,7 @@ class KeyLights(Protocol):
 
     style: LedStyle
 
-    def render(self, state: GameState, t: float) -> bool: ...
+    def render(self, state: GameState, t: float, mark: CoverMark | None = None) -> bool: ...
 
     def show(self, picture: KeyColours) -> bool: ...
 
@@ -69,15 +70,18 @@ class KeyFeedback:
         """True when the picture has changed by itself since it was drawn."""
         return self._due is not None and now >= self._due
 
-    def draw(self, state: GameState, now: float, *, asleep: bool) -> None:
-        """Show `state` as it looks at `now`, dimmed while the table sleeps."""
+    def draw(
+        self, state: GameState, now: float, *, asleep: bool, mark: CoverMark | None = None
+    ) -> None:
+        """Show `state` as it looks at `now`, with the card chosen for a cover marked, dimmed
+        while the table sleeps."""
         style = self._lights.style
         if asleep:
-            self._lights.show(key_pattern(state, now, style).dimmed(SLEEP_DIM))
+            self._lights.show(key_pattern(state, now, style, mark).dimmed(SLEEP_DIM))
         else:
-            self._lights.render(state, now)
+            self._lights.render(state, now, mark)
         # One pending redraw at a time, at the earliest blink edge still to come.
-        edge = next_blink_edge(now, style)
+        edge = next_blink_edge(now, style, marked=mark is not None)
         if self._due is None or self._due <= now or edge < self._due:
             self._due = edge
             self._schedule(edge - now)

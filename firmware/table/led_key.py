@@ -21,6 +21,7 @@ from firmware.drivers.key_picture import ALL_OFF, KeyColours
 from firmware.drivers.key_strip import KeyStrip
 from firmware.drivers.led_layout import LedLayout
 from firmware.drivers.led_strip import LedStrip
+from firmware.table.cover_choice import CoverMark
 from firmware.table.led_pattern import LedStyle, gamma_table, key_pattern
 
 
@@ -59,9 +60,10 @@ class LedKey:
         """True from a failed write until one goes out again."""
         return self._lights.failing
 
-    def render(self, state: GameState, t: float) -> bool:
-        """Draw the key of `state` at time `t`; True when a frame went out."""
-        return self.show(key_pattern(state, t, self._style))
+    def render(self, state: GameState, t: float, mark: CoverMark | None = None) -> bool:
+        """Draw the key of `state` at time `t`, with the card chosen for a cover marked; True
+        when a frame went out."""
+        return self.show(key_pattern(state, t, self._style, mark))
 
     def blank(self) -> bool:
         """Turn every light off (the table asleep); True when a frame went out."""

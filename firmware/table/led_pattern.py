@@ -12,7 +12,10 @@ The key card, in light:
 - the four edge lights in the starting team's colour, as on a key card; once the game is over
   they show the winner's colour instead, which is what the table wants to know then;
 - colour-blind mode: every light in one team's colour (blue by default) also blinks slowly, so
-  the teams differ by more than hue.
+  the teams differ by more than hue;
+- during a cover, the card chosen on the table (`firmware.table.cover_choice.CoverMark`): its
+  cell blinks between its colour and dark when it may be covered; when it may not, its cell
+  keeps its colour and the four edge lights blink instead.
 
 Blinks are square waves, not fades: the picture then changes only at a blink edge, and the
 strip is written a few times a second instead of on every frame.
@@ -37,6 +40,10 @@ from board_rules.codenames.key import Identity, Team
 from board_rules.codenames.state import GameState
 from firmware.drivers.key_picture import BLACK, Colour, KeyColours, scale, wire_curve
 from firmware.drivers.led_layout import LedConfigError, Light, Side
+from firmware.table.cover_choice import CoverMark
+
+CHOICE_BLINK_HZ = 2.0
+"""The blink of a cover's mark: quick enough to find at a glance, far below flicker."""
 
 
 @dataclass(frozen=True)
@@ -123,8 +130,11 @@ class LedStyle:
 _SIDES = tuple(Side)
 
 
-def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
-    """The spymasters' key for `state` at time `t` (seconds, any monotonic origin)."""
+def key_pattern(
+    state: GameState, t: float, style: LedStyle, mark: CoverMark | None = None
+) -> KeyColours:
+    """The spymasters' key for `state` at time `t` (seconds, any monotonic origin), with the card
+    chosen for a cover marked."""
     assassin_level = 1.0 if _high(t, style.assassin_blink_hz) else style.assassin_low
     marked_level = 1.0 if _high(t, style.colour_blind_blink_hz) else style.colour_blind_low
 
@@ -150,10 +160,15 @@ def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
     # (the CPU a touch costs).
     edge = edge_colour()
     looks: dict[tuple[Identity, bool], Colour] = {}
+    mark_dark = mark is not None and not _high(t, CHOICE_BLINK_HZ)
+    dark_edge = mark_dark and mark is not None and not mark.allowed
+    dark_cell = mark.card if mark_dark and mark is not None and mark.allowed else None
 
     def colour_of(light: Light) -> Colour:
         if isinstance(light, Side):
-            return edge
+            return BLACK if dark_edge else edge
+        if light == dark_cell:
+            return BLACK
         look = (state.key[light], light in state.covered)
         if look not in looks:
             looks[look] = cell_colour(*look)
@@ -162,14 +177,17 @@ def key_pattern(state: GameState, t: float, style: LedStyle) -> KeyColours:
     return KeyColours.build(colour_of)
 
 
-def next_blink_edge(t: float, style: LedStyle) -> float:
-    """The first time after `t` at which `key_pattern` may change with the state unchanged.
+def next_blink_edge(t: float, style: LedStyle, marked: bool = False) -> float:
+    """The first time after `t` at which `key_pattern` may change with the state unchanged (and
+    a cover's mark shown, when `marked`).
 
     The app can sleep until then (`Clock.call_later`) instead of redrawing on a timer.
     """
     rates = [style.assassin_blink_hz]
     if style.colour_blind:
         rates.append(style.colour_blind_blink_hz)
+    if marked:
+        rates.append(CHOICE_BLINK_HZ)
     return min(_next_edge(t, hz) for hz in rates)
 
 

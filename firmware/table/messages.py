@@ -105,6 +105,9 @@ RANK_LINES = {
 GIVE_CLUE = N_("Turn, then push")
 COVER_OR_CLUE = N_("Cover a word, or push")
 COVER_ENEMY = N_("Cover an enemy agent")
+COVER_LOST = N_("Cover lost: push")
+"""A penalty cover whose choosing is over (`firmware.table.cover_choice`): the team gives its
+clue."""
 OPPONENTS_TURN = N_("Opponent's turn")
 EXTRA_GUESS = N_("Extra guess")
 CLUE_LABEL = N_("clue")
@@ -227,6 +230,12 @@ def score_line(catalog: GNUTranslations, score: int) -> str:
 def press_line(catalog: GNUTranslations, switch: str) -> str:
     """The self-test's request for one switch: a card (`C3`) or a button (`DONE`)."""
     return catalog.gettext("Press {switch}").format(switch=switch)
+
+
+def cover_chosen_line(catalog: GNUTranslations, card: Coord) -> str:
+    """`Cover C3? Press DONE`: the same for any card chosen in a cover phase, so the screen never
+    tells whether it may be covered."""
+    return catalog.gettext("Cover {card}? Press DONE").format(card=switch_name(card))
 
 
 def stuck_line(catalog: GNUTranslations, card: str) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from board_rules.codenames import ClueNumber, EndReason, GameState, Mode, Phase, Team
+from board_rules.codenames import ClueNumber, Coord, EndReason, GameState, Mode, Phase, Team
 from firmware.drivers.led_strip import LedFault
 from firmware.table import messages as m
+from firmware.table.cover_choice import COVERING
 from firmware.table.store_faults import SaveFault
 
 
@@ -100,6 +101,10 @@ class TableView:
     menu: MenuView | None = None
     pad_test: str | None = None
     """In the pad test: the last input seen ("" before the first)."""
+    cover_card: Coord | None = None
+    """In a cover phase: the card chosen to be covered, if one is."""
+    cover_lost: bool = False
+    """In a penalty cover: the choosing is over (`firmware.table.cover_choice`)."""
 
 
 def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
@@ -124,6 +129,8 @@ def compose(view: TableView, catalog: GNUTranslations) -> OledScreen:
     if view.input_fault:
         footer = _(m.TOUCH_FAULT)
     title, lines, big = _phase_body(state, view.selector, catalog)
+    if state.phase in COVERING:
+        lines = _cover_lines(view, catalog) or lines
     numbers = _guess_numbers(state, catalog)
     if view.notice:
         lines, big, numbers = view.notice[:3], None, ()
@@ -154,6 +161,15 @@ def _phase_body(
     if state.phase is Phase.ENEMY_COVER:
         return _(m.OPPONENTS_TURN), (_(m.COVER_ENEMY),), None
     return _game_over(state, catalog)
+
+
+def _cover_lines(view: TableView, catalog: GNUTranslations) -> tuple[str, ...]:
+    """The line of a cover phase once a card is chosen, or the choosing is over."""
+    if view.cover_lost and view.state.phase is Phase.PENALTY_COVER:
+        return (catalog.gettext(m.COVER_LOST),)
+    if view.cover_card is not None:
+        return (m.cover_chosen_line(catalog, view.cover_card),)
+    return ()
 
 
 def _guess_numbers(state: GameState, catalog: GNUTranslations) -> tuple[BigNumber, ...]:

@@ -9,11 +9,17 @@ locked, read-only or failing disk leaves the files as they are: the store opens 
 (read-only if need be) so that the game on the table resumes, reports the `SaveFault`, and
 `recover` tries again; the table keeps what it could not write and writes it, in order, once the
 disk takes it (`firmware.table.saving`).
+
+A `-shm` file made immutable under an open connection would crash the process at the
+connection's next use, close included (`firmware.table.store_shm`): the store checks it before
+each use and, while it cannot be written, sets the connection aside unused (`READ_ONLY`), takes
+it back once the file is writable again, and never closes it while it is not.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import logging
 import sqlite3
@@ -29,10 +35,14 @@ from board_rules.text import clip
 from firmware.errors import FirmwareError
 from firmware.table.store_faults import SaveFault, fault_of, is_corruption
 from firmware.table.store_open import MATCHES_VERSION, open_for_writing, open_read_only
+from firmware.table.store_shm import blocked_line, shm_blocked
 
 log = logging.getLogger(__name__)
 
 DATABASE_NAME = "games.sqlite3"
+
+_LEFT_OPEN: set[Path] = set()
+"""Databases whose connection this process left open for good (`GameStore.close`)."""
 
 BUSY_TIMEOUT_S = 5.0
 """How long a write waits for another process's lock before the lock counts as a fault."""
@@ -199,6 +209,11 @@ class GameStore:
         self._version = 0
         """Their schema version: one from before matches, opened read-only, has none."""
         self._saved: dict[int, int] = {}  # game id → actions already written
+        self._shm_mapped = False
+        """True when the connection may map the `-shm` for writing: checked before each use."""
+        self._set_aside: sqlite3.Connection | None = None
+        """A connection whose `-shm` stopped taking writes under it: unused, and never closed,
+        until the file takes writes again."""
         self.fault: SaveFault | None = None
         """Why games cannot be written right now, or None while they can."""
         self.moved_aside: Path | None = None
@@ -213,6 +228,7 @@ class GameStore:
 
     def _open_read_only(self) -> None:
         try:
+            self._shm_mapped = shm_blocked(self.path) is None
             self._conn, self._version = open_read_only(self.path)
         except sqlite3.Error as error:
             raise StoreError(f"cannot read {self.path}: {error}") from error
@@ -233,6 +249,10 @@ class GameStore:
         """Try again after a fault, reopening the database where the open connection cannot
         write; True when it can be written to again. A full disk or a lock keeps the
         connection, and the next write tells."""
+        if self._set_aside is None:
+            self._shm_writable()
+        if self._set_aside is not None:
+            return self._take_back()
         if self.fault in (None, SaveFault.FULL, SaveFault.LOCKED) and self._writable:
             return True
         self.close()
@@ -241,6 +261,13 @@ class GameStore:
 
     def _open(self) -> None:
         self._saved.clear()
+        blocked = shm_blocked(self.path)
+        if self.path in _LEFT_OPEN and blocked is not None:
+            # A connection of this process still maps that -shm: a new one would share the
+            # mapping, and crash at its first use.
+            self._conn, self._writable, self.fault = None, False, SaveFault.READ_ONLY
+            log.error("games are not saved: %s", blocked_line(self.path, blocked))
+            return
         opened = open_for_writing(
             self.path,
             busy_timeout_s=self._busy_timeout_s,
@@ -248,14 +275,42 @@ class GameStore:
             fault=self.fault,
         )
         self._conn, self._writable, self._schema = opened.conn, opened.writable, opened.schema
+        self._shm_mapped = opened.shm_mapped
         self._version = opened.version
         self.fault = opened.fault
         if opened.moved_aside is not None:
             self.moved_aside = opened.moved_aside
             self.fresh_starts += 1
 
+    def _shm_writable(self) -> bool:
+        """Before each use of the connection: False, with the connection set aside, when its
+        `-shm` no longer takes writes (using it would crash the process)."""
+        if self._conn is None or not self._shm_mapped:
+            return True
+        blocked = shm_blocked(self.path)
+        if blocked is None:
+            return True
+        self._set_aside, self._conn = self._conn, None
+        self.fault = SaveFault.READ_ONLY
+        log.error(
+            "games are not saved (%s): %s; the game plays on and is saved once it is not",
+            SaveFault.READ_ONLY.value,
+            blocked_line(self.path, blocked),
+        )
+        return False
+
+    def _take_back(self) -> bool:
+        """The connection set aside, in use again once its `-shm` takes writes."""
+        if shm_blocked(self.path) is not None:
+            return False
+        self._conn, self._set_aside = self._set_aside, None
+        self.fault = None
+        log.warning("%s takes writes again: saving resumes", self.path.name + "-shm")
+        return self.writable
+
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> int | None:
         """Run `statements` in one transaction; the row id of the last one."""
+        self._shm_writable()
         if self._conn is None or not self._writable:
             fault = self.fault or SaveFault.IO_ERROR
             raise StoreError(f"games are not saved ({fault.value})", fault=fault)
@@ -488,6 +543,7 @@ class GameStore:
         return settings
 
     def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        self._shm_writable()
         if self._conn is None:
             fault = self.fault or SaveFault.IO_ERROR
             raise StoreError(f"no database ({fault.value})", fault=fault)
@@ -510,6 +566,14 @@ class GameStore:
 
     def close(self) -> None:
         """Close the database; idempotent."""
+        self._shm_writable()
+        if self._set_aside is not None and not self._take_back():
+            # Closing writes the -shm, which would crash the process: the connection is left
+            # open for good, and its reference kept so that not even the interpreter's exit
+            # closes it. The system drops it with the process.
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._set_aside))
+            _LEFT_OPEN.add(self.path)
+            self._set_aside = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None

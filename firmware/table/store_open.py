@@ -30,6 +30,7 @@ from firmware.table.store_faults import (
     move_aside,
     release_companions,
 )
+from firmware.table.store_shm import blocked_line, shm_blocked
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,9 @@ class Opened:
     """Why games cannot be written, or None while they can."""
     moved_aside: Path | None = None
     """Where a damaged database was moved, when this opening moved one."""
+    shm_mapped: bool = False
+    """True when `conn` may map the `-shm` file for writing: it was writable at the opening, so
+    the store checks it before each use (`firmware.table.store_shm`)."""
 
     def set_fault(self, fault: SaveFault, detail: str) -> None:
         """Record why writing is refused, logging each new reason once."""
@@ -148,6 +152,7 @@ def open_for_writing(
         opened.set_fault(fault_of(error), f"state directory {path.parent}: {error}")
         return opened
     kept = keep_companions(path)
+    opened.shm_mapped = shm_blocked(path) is None
     try:
         opened.conn = _connect(path, busy_timeout_s)
         opened.writable = opened.schema = True
@@ -178,6 +183,7 @@ def open_for_writing(
         opened.set_fault(fault_of(error), f"cannot move {path} aside: {error}")
         return opened
     log.error("the damaged database is kept as %s", opened.moved_aside)
+    opened.shm_mapped = shm_blocked(path) is None
     try:
         opened.conn = _connect(path, busy_timeout_s)
         opened.writable = opened.schema = True
@@ -231,7 +237,9 @@ def _check_writable(conn: sqlite3.Connection, path: Path, opened: Opened) -> Non
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         opened.fault = None
     except sqlite3.Error as error:
-        opened.set_fault(fault_of(error, path), f"{path}: {error}")
+        blocked = shm_blocked(path)
+        why = "" if blocked is None else f"; {blocked_line(path, blocked)}"
+        opened.set_fault(fault_of(error, path), f"{path}: {error}{why}")
     finally:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
@@ -247,6 +255,7 @@ def _open_for_reading(path: Path, opened: Opened) -> None:
         uris.append(f"file:{path}?mode=ro&immutable=1")
     if not path.is_file():
         return
+    opened.shm_mapped = shm_blocked(path) is None
     for uri in uris:
         try:
             conn = sqlite3.connect(uri, uri=True, check_same_thread=False)

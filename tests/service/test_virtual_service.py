@@ -226,3 +226,23 @@ def test_run_virtual_in_tmp_says_its_games_are_lost_at_reboot(tmp_path: Path) ->
         assert process.wait(RECEIVE_TIMEOUT_S) == 0
     warning = f"state_dir {tmp_path / 'state'} is under /tmp: its games are lost at reboot"
     assert any(warning in line for line in said), said
+
+
+def test_a_fatal_signal_leaves_a_traceback_without_the_units_fault_handler(
+    tmp_path: Path,
+) -> None:
+    command = [sys.executable, "-m", "firmware.cli", "run", "--virtual"]
+    command += ["--state-dir", str(tmp_path / "state")]
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONFAULTHANDLER"}
+    with subprocess.Popen(command, cwd=REPO, stderr=subprocess.PIPE, text=True, env=env) as process:
+        assert process.stderr is not None
+        said: list[str] = []
+        while not said or "table ready on virtual hardware" not in said[-1]:
+            said.append(process.stderr.readline())
+            assert said[-1], f"the command ended before the table was up: {said}"
+        # What a -shm turned immutable under SQLite's mapping sends.
+        process.send_signal(signal.SIGBUS)
+        assert process.wait(RECEIVE_TIMEOUT_S) == -signal.SIGBUS
+        rest = process.stderr.read()
+    assert "Fatal Python error: Bus error" in rest
+    assert "most recent call first" in rest

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, Key, Team, parse_action
 from firmware.drivers.key_picture import ALL_OFF, BLACK, KeyColours, scale
 from firmware.drivers.led_layout import LedConfigError, Light, Side
+from firmware.table.cover_choice import CoverMark
 from firmware.table.led_pattern import (
+    CHOICE_BLINK_HZ,
     LedStyle,
     gamma_table,
     key_pattern,
@@ -295,3 +297,37 @@ def test_style_from_a_config_table() -> None:
 def test_a_key_picture_has_25_cells_and_4_edges() -> None:
     with pytest.raises(ValueError, match="25 cells"):
         KeyColours((BLACK,) * 24, (BLACK,) * 4)
+
+
+CHOICE_HIGH, CHOICE_LOW = 0.1, 0.1 + 1 / (2 * CHOICE_BLINK_HZ)
+
+
+def test_a_card_that_may_be_covered_blinks_dark_and_nothing_else_changes() -> None:
+    state = play(RED_STARTS, "clue 2", "penalty")  # blue may cover one of its agents
+    mark = CoverMark(BLUE, allowed=True)
+    plain = key_pattern(state, CHOICE_LOW, STYLE)
+    high, low = (key_pattern(state, t, STYLE, mark) for t in (CHOICE_HIGH, CHOICE_LOW))
+    assert high[BLUE] == plain[BLUE] != BLACK
+    assert low[BLUE] == BLACK
+    others = [light for light in (*ALL_COORDS, *Side) if light != BLUE]
+    assert all(low[light] == plain[light] for light in others)
+
+
+def test_a_card_that_may_not_be_covered_keeps_its_colour_and_the_edges_blink() -> None:
+    state = play(RED_STARTS, "clue 2", "penalty")
+    mark = CoverMark(BYSTANDER, allowed=False)
+    plain = key_pattern(state, CHOICE_LOW, STYLE)
+    high, low = (key_pattern(state, t, STYLE, mark) for t in (CHOICE_HIGH, CHOICE_LOW))
+    assert high[BYSTANDER] == low[BYSTANDER] == plain[BYSTANDER]
+    assert all(high[side] == plain[side] != BLACK and low[side] == BLACK for side in Side)
+
+
+@given(times)
+def test_a_marked_key_holds_still_until_the_next_blink_edge(t: float) -> None:
+    state = play(RED_STARTS, "clue 2", "penalty")
+    mark = CoverMark(BLUE, allowed=True)
+    edge = next_blink_edge(t, STYLE, marked=True)
+    assert edge <= next_blink_edge(t, STYLE)
+    before_edge = math.nextafter(edge, -math.inf)
+    if before_edge > t:
+        assert key_pattern(state, before_edge, STYLE, mark) == key_pattern(state, t, STYLE, mark)

@@ -215,6 +215,11 @@ def game_screens(catalog_: gettext.GNUTranslations) -> Iterator[OledScreen]:
         dialling = state.phase in (Phase.CLUE, Phase.PENALTY_COVER)
         for selector in (FIRST_SELECTOR, 9, UNLIMITED) if dialling else (FIRST_SELECTOR,):
             views += [replace(TableView(state, selector), **fault) for fault in faults]  # type: ignore[arg-type]
+        if state.phase in (Phase.PENALTY_COVER, Phase.ENEMY_COVER):
+            # The card chosen for the cover, of every name; the lost penalty cover.
+            chosen = [TableView(state, UNLIMITED, cover_card=Coord.parse(card)) for card in CARDS]
+            chosen.append(TableView(state, UNLIMITED, cover_lost=True))
+            views += [replace(view, **fault) for view in chosen for fault in faults]  # type: ignore[arg-type]
     views += [replace(view, match=(99, 99)) for view in views if view.state.is_over]
     start = new_game().state
     for notice in _notices(catalog_):

@@ -5,9 +5,7 @@ import pytest
 
 from board_rules.codenames import (
     UNLIMITED,
-    Action,
     Coord,
-    Cover,
     Done,
     GiveClue,
     Penalty,
@@ -31,6 +29,8 @@ from firmware.table import messages as m
 from firmware.table.controls import (
     FIRST_SELECTOR,
     Act,
+    ChooseCover,
+    ConfirmCover,
     Dial,
     Intent,
     OpenMenu,
@@ -59,15 +59,21 @@ def meaning(
 
 
 @pytest.mark.parametrize(
-    ("phase", "action"),
+    ("phase", "intent"),
     [
-        (Phase.GUESS, Touch(A1)),
-        (Phase.PENALTY_COVER, Cover(A1)),
-        (Phase.ENEMY_COVER, Cover(A1)),
+        (Phase.GUESS, Act(Touch(A1))),
+        (Phase.PENALTY_COVER, ChooseCover(A1)),
+        (Phase.ENEMY_COVER, ChooseCover(A1)),
     ],
 )
-def test_a_pad_guesses_or_covers_by_phase(phase: Phase, action: Action) -> None:
-    assert meaning(PadPressed(A1, 0.0), phase) == Act(action)
+def test_a_pad_guesses_or_chooses_the_card_to_cover_by_phase(phase: Phase, intent: Intent) -> None:
+    assert meaning(PadPressed(A1, 0.0), phase) == intent
+
+
+@pytest.mark.parametrize("phase", [Phase.PENALTY_COVER, Phase.ENEMY_COVER])
+def test_done_covers_the_card_chosen_in_a_cover_phase(phase: Phase) -> None:
+    assert meaning(ButtonPressed(ConsoleButton.DONE, 0.0), phase) == ConfirmCover()
+    assert meaning(ButtonPressed(ConsoleButton.DONE, 0.0), Phase.GUESS) == Act(Done())
 
 
 def test_the_encoder_dials_and_announces_only_while_a_clue_is_due() -> None:

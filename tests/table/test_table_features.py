@@ -261,7 +261,7 @@ ACTIONS = {
     "touch": f"{clue(2)}press A1\n",
     "done": f"{clue(2)}press A1\nbutton done\n",
     "penalty": f"{clue(2)}button penalty 1.2\n",
-    "cover": f"{clue(2)}button penalty 1.2\npress E2\n",
+    "cover": f"{clue(2)}button penalty 1.2\npress E2\nbutton done\n",
     "undo": f"{clue(2)}press A1\nbutton undo 1.2\n",
     "timeout": f"{clue(2)}button timer\nwait 31\n",
     "new game": "button new 2.2\n",
@@ -279,7 +279,7 @@ def test_a_power_cut_after_any_action_resumes_the_same_game(tmp_path: Path, acti
 
 def test_a_coop_game_resumes_after_a_power_cut_during_the_enemy_cover(tmp_path: Path) -> None:
     config = TableConfig(settings=TableSettings(mode=TableSettings().mode.COOP))
-    script = f"{KEY_LINE}\n{clue(1)}press C4\ndump\npower-cut\ndump\npress E2\ndump\n"
+    script = f"{KEY_LINE}\n{clue(1)}press C4\ndump\npower-cut\ndump\npress E2\nbutton done\ndump\n"
     before, after, covered = play(script, tmp_path, config=config)
     assert after["game"] == before["game"]
     assert after["game"]["phase"] == "enemy_cover"

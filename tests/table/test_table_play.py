@@ -78,7 +78,7 @@ def test_the_penalty_and_its_cover(tmp_path: Path) -> None:
     script = (
         f"{KEY_LINE}\n{clue(2)}{presses('A1')}button penalty 0.3\ndump\n"  # too short: no call
         "button penalty 1.2\ndump\n"
-        f"{presses('B1')}dump\n{presses('E2')}dump\n"
+        f"{presses('B1')}button done\ndump\n{presses('E2')}button done\ndump\n"
     )
     short, called, wrong, covered = play(script, tmp_path)
     assert short["game"]["phase"] == "guess"
@@ -149,7 +149,8 @@ def test_a_whole_coop_game_with_covers_and_a_score(tmp_path: Path) -> None:
     config = TableConfig(settings=TableSettings(mode=Mode.COOP))
     script = (
         f"{KEY_LINE}\n{clue(2)}{presses('A1', 'B1', 'C1')}dump\n"
-        f"{presses('C4')}dump\n{presses('E2')}dump\n"  # C4 is no enemy word; E2 is
+        # C4 is no enemy word; E2 is.
+        f"{presses('C4')}button done\ndump\n{presses('E2')}button done\ndump\n"
         f"{clue('unlimited')}{presses(*RED[3:])}dump\n"
     )
     opponent, refused, covered, won = play(script, tmp_path, config=config)

@@ -213,4 +213,5 @@ def test_tapping_penalty_while_a_penalty_is_paid_says_what_to_do_not_to_hold_it(
         assert lines[1] == "Cover a word, or push"
         assert not vt.table.rejections
         vt.press_pad(Coord.parse("C3"))  # the penalty is still to be paid, as before the tap
+        vt.press_button(ConsoleButton.DONE)
         assert vt.table.state.phase is Phase.CLUE

@@ -191,7 +191,7 @@ def test_undo_says_which_cover_to_lift(tmp_path: Path) -> None:
 
 
 def test_undo_of_a_penalty_cover_says_which_cover_to_lift(tmp_path: Path) -> None:
-    script = f"{PLAYED}button penalty 1.2\npress B3\n{UNDO}dump\n{UNDO}dump\n"
+    script = f"{PLAYED}button penalty 1.2\npress B3\nbutton done\n{UNDO}dump\n{UNDO}dump\n"
     cover, penalty = play(script, tmp_path)
     assert cover["game"]["phase"] == "penalty_cover"
     assert shows(cover, "Undone: B3", "Lift its cover")
