@@ -7,7 +7,8 @@ table's card files from `codenames-table provision --bundle`. A fresh Debian 13 
 and the bundle where the card's boot partition is mounted, then boots in a container that
 shares the host's network, so that 127.0.0.1 is the broker. The first boot must install the
 table and start it, READY, its files in place with their owners and modes, reporting to the
-broker as its own user; the second must change nothing and bring it back.
+broker as its own user; the second must change nothing and bring it back. Then the table is
+updated to a new version while a game is in play, and back (`update_stage.py`).
 
 What the test adds to the root, and a Pi does not need: cloud-init told to read only NoCloud
 and to leave the network alone (the container's is the host's), cloud-init run where
@@ -32,6 +33,7 @@ from typing import Any
 from firmware.cli.main import main as codenames_table
 from tools import mosquitto
 from tools.provision_test.root import SUITES, cached_tarball, unpack
+from tools.provision_test.update_stage import UpdateStage
 from tools.service_test.checks import EXECUTABLE, Report
 from tools.service_test.container import Container, ContainerError, debian_mirror
 
@@ -40,6 +42,9 @@ CACHE = REPO / ".cache" / "provision-test"
 TABLE = "table-1"
 FAKE_PI = REPO / "tools" / "service_test" / "fake_pi.sh"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
+MODEL = "Raspberry Pi 5 Model B Rev 1.0"
+"""The Pi the container plays (install.sh picks the LED backend by model: the Pi 5's needs no
+compiler), on both releases as Raspberry Pi OS supports it."""
 FIRST_BOOT_TIMEOUT_S = 1200.0
 """The first boot installs packages and the table's venv: minutes on a busy machine."""
 SETTLE_TIMEOUT_S = 120.0
@@ -119,6 +124,7 @@ def seed(root: Path, card: Path) -> None:
     )
     fake = (
         "/usr/bin/unshare --mount --propagation private sh /usr/local/lib/provision-test/fake_pi.sh"
+        f' "{MODEL}"'
     )
     write(
         f"/etc/systemd/system/{stage_unit}.d/provision-test.conf",
@@ -136,9 +142,11 @@ def seed(root: Path, card: Path) -> None:
         write("/etc/pip.conf", "[global]\ncert = /usr/local/share/provision-test/host-ca.pem\n")
 
 
-def retained_status(port: int, recipe: Path, newer_than: float = 0.0) -> dict[str, Any] | None:
-    """The table's retained status as the café view reads it (its own user, TLS), once one
-    written after `newer_than` arrives; None after SETTLE_TIMEOUT_S."""
+def retained_status(
+    port: int, recipe: Path, newer_than: float = 0.0, kind: str = "status"
+) -> dict[str, Any] | None:
+    """The table's retained status (or `kind` message) as the café view reads it (its own
+    user, TLS), once one written after `newer_than` arrives; None after SETTLE_TIMEOUT_S."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
@@ -147,7 +155,7 @@ def retained_status(port: int, recipe: Path, newer_than: float = 0.0) -> dict[st
 
     def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         payload = json.loads(message.payload)
-        if payload.get("at", 0) > newer_than and payload.get("status") == "online":
+        if payload.get("at", 0) > newer_than and payload.get("status", "online") == "online":
             found.update(payload)
             arrived.set()
 
@@ -156,7 +164,7 @@ def retained_status(port: int, recipe: Path, newer_than: float = 0.0) -> dict[st
     password = (recipe / "view" / "mqtt-password").read_text().strip()
     client.username_pw_set("cafe-view", password)
     client.on_message = on_message
-    client.on_connect = lambda c, *_: c.subscribe(f"codenames/{TABLE}/status", qos=1)
+    client.on_connect = lambda c, *_: c.subscribe(f"codenames/{TABLE}/{kind}", qos=1)
     deadline = time.monotonic() + SETTLE_TIMEOUT_S
     while not arrived.is_set() and time.monotonic() < deadline:
         # Resubscribing reads the retained message again, the newest the broker holds.
@@ -244,6 +252,15 @@ class Run:
         snapshot = run(["sh", "-c", SNAPSHOT], check=False).stdout
         return snapshot, (status_message or {}).get("at", 0.0)
 
+    @property
+    def bundle(self) -> bytes:
+        """The source the card installed from."""
+        return (self.work / "cards" / TABLE / "codenames-table.tar.gz").read_bytes()
+
+    def health(self, newer_than: float) -> dict[str, Any] | None:
+        """The table's retained health written after `newer_than`, as the café view reads it."""
+        return retained_status(self.port, self.recipe, newer_than, "health")
+
     def second_boot(self, container: Container, snapshot: str, first_at: float) -> None:
         check, run = self.report.check, container.run
         self._check_cloud_init(container, "the second boot")
@@ -326,6 +343,7 @@ def main(argv: list[str]) -> int:
             print("== Second boot", flush=True)
             with CloudInitContainer(root, CACHE / "console-2.log", "codenames-provision") as c:
                 run.second_boot(c, snapshot, first_at)
+                UpdateStage(c, run.report, run.health).run(run.bundle, root)
         except ContainerError as error:
             run.report.check("the container boots", False, error)
     finally:
