@@ -5,6 +5,10 @@ game is in play, as root on the table.
                                         `provision --bundle` puts on a card) once it is quiet
     codenames-table update --previous   go back to the version installed before, once quiet
     codenames-table update --wait-idle  only wait until it is quiet (install.sh --when-idle)
+    codenames-table update SOURCE --on table-1.local --on table-2.local
+                                        from the café's computer: copy SOURCE to each table
+                                        over SSH (as `cafe`, provision's --ssh-key) and start
+                                        its update there, detached; --previous --on the same
 
 `systemd/install.sh` keeps each version in a folder of its own under
 /opt/codenames-table-versions, /opt/codenames-table a link to the one in service and `previous`
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware.cli.cloud_init import STAFF_USER
 from firmware.errors import UsageError
 
 if TYPE_CHECKING:
@@ -48,6 +53,10 @@ IDLE_MINUTES = 15.0
 FINISHED_GRACE_S = 60.0
 """After a game ends, the players may still take its last action back with UNDO."""
 POLL_S = 5.0
+UPLOADED = "/var/tmp/codenames-table-update.tar.gz"
+"""Where `--on` copies the new version on each table."""
+UPDATE_UNIT = "codenames-table-update"
+"""The transient unit `--on` runs each table's update in, detached from the SSH session."""
 
 
 def add_update_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,6 +79,12 @@ def add_update_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "--wait-idle", action="store_true", help="only wait until no game is in play"
     )
     update.add_argument(
+        "--on",
+        action="append",
+        metavar="HOST",
+        help="run the update on this table over SSH, as `cafe` (repeat for every table)",
+    )
+    update.add_argument(
         "--idle-minutes",
         type=float,
         default=IDLE_MINUTES,
@@ -87,8 +102,14 @@ def run_update(args: argparse.Namespace) -> int:
         raise UsageError(f"--idle-minutes {args.idle_minutes:g}: not a number of minutes")
     idle_s = args.idle_minutes * 60.0
     if args.wait_idle:
+        if args.on:
+            raise UsageError(
+                "--wait-idle waits on this table only; --on takes SOURCE or --previous"
+            )
         wait_until_quiet(staff_state_dir(None, None), idle_s)
         return 0
+    if args.on:
+        return on_tables(args.on, args.source, args.idle_minutes)
     if os.geteuid() != 0:
         raise UsageError("update changes the installed table: run it as root (sudo)")
     if args.previous:
@@ -195,6 +216,32 @@ def go_back(state_dir: Path, idle_s: float) -> int:
         file=sys.stderr,
     )
     return 1
+
+
+def on_tables(hosts: list[str], source: Path | None, idle_minutes: float) -> int:
+    """Start the update on each table over SSH; 1 if any could not be started."""
+    if source is not None and not source.is_file():
+        raise UsageError(f"{source}: with --on, SOURCE is a .tar.gz of the new version")
+    command = f"codenames-table update --idle-minutes {idle_minutes:g} "
+    command += UPLOADED if source is not None else "--previous"
+    failed = 0
+    for host in hosts:
+        login = f"{STAFF_USER}@{host}"
+        steps = [] if source is None else [["scp", "-q", "--", str(source), f"{login}:{UPLOADED}"]]
+        steps.append(
+            ["ssh", "--", login, f"sudo systemd-run --quiet --unit {UPDATE_UNIT} {command}"]
+        )
+        for step in steps:
+            if subprocess.run(step, check=False).returncode != 0:
+                print(f"codenames-table update: {host}: not started ({step[0]} failed)")
+                failed += 1
+                break
+        else:
+            print(
+                f"codenames-table update: {host}: started; it switches once no game is in play "
+                f"(ssh {login} journalctl -u {UPDATE_UNIT} shows how far it is)"
+            )
+    return 1 if failed else 0
 
 
 def _unpacked(source: Path, into: Path) -> Path:

@@ -190,3 +190,31 @@ def test_install_when_idle_needs_its_minutes(tmp_path: Path) -> None:
     bad = run_script(REPO / "systemd/install.sh", "--when-idle", "soon", root=tmp_path)
     assert bad.returncode == 2
     assert bad.stderr.strip().endswith("--when-idle MINUTES")
+
+
+def test_on_starts_each_tables_update_over_ssh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "codenames-table.tar.gz"
+    source.write_bytes(b"not read here")
+    calls: list[list[str]] = []
+
+    def run(command: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        unreachable = command[0] == "scp" and "table-2.local" in command[-1]
+        return subprocess.CompletedProcess(command, 1 if unreachable else 0)
+
+    monkeypatch.setattr("firmware.cli.update.subprocess.run", run)
+    hosts = ["--on", "table-1.local", "--on", "table-2.local"]
+    assert main(["update", str(source), *hosts]) == 1
+    start = "sudo systemd-run --quiet --unit codenames-table-update codenames-table update"
+    assert calls == [
+        ["scp", "-q", "--", str(source), f"cafe@table-1.local:{update.UPLOADED}"],
+        ["ssh", "--", "cafe@table-1.local", f"{start} --idle-minutes 15 {update.UPLOADED}"],
+        ["scp", "-q", "--", str(source), f"cafe@table-2.local:{update.UPLOADED}"],
+    ]
+    out = capsys.readouterr().out
+    assert "table-1.local: started" in out and "table-2.local: not started (scp failed)" in out
+    calls.clear()
+    assert main(["update", "--previous", *hosts[:2]]) == 0
+    assert calls == [["ssh", "--", "cafe@table-1.local", f"{start} --idle-minutes 15 --previous"]]

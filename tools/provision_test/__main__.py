@@ -45,6 +45,12 @@ HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
 MODEL = "Raspberry Pi 5 Model B Rev 1.0"
 """The Pi the container plays (install.sh picks the LED backend by model: the Pi 5's needs no
 compiler), on both releases as Raspberry Pi OS supports it."""
+FAKE_PI_COMMAND = (
+    "/usr/bin/unshare --mount --propagation private sh /usr/local/lib/provision-test/fake_pi.sh"
+    f' "{MODEL}"'
+)
+"""Runs the command after it where /proc/device-tree/model says MODEL (systemd's and sh's
+quoting alike)."""
 FIRST_BOOT_TIMEOUT_S = 1200.0
 """The first boot installs packages and the table's venv: minutes on a busy machine."""
 SETTLE_TIMEOUT_S = 120.0
@@ -122,10 +128,7 @@ def seed(root: Path, card: Path) -> None:
         for line in (units / stage_unit).read_text().splitlines()
         if line.startswith("ExecStart=")
     )
-    fake = (
-        "/usr/bin/unshare --mount --propagation private sh /usr/local/lib/provision-test/fake_pi.sh"
-        f' "{MODEL}"'
-    )
+    fake = FAKE_PI_COMMAND
     write(
         f"/etc/systemd/system/{stage_unit}.d/provision-test.conf",
         f"# make provision-test: cloud-init (and the install it runs) on a fake Pi.\n"
@@ -343,7 +346,7 @@ def main(argv: list[str]) -> int:
             print("== Second boot", flush=True)
             with CloudInitContainer(root, CACHE / "console-2.log", "codenames-provision") as c:
                 run.second_boot(c, snapshot, first_at)
-                UpdateStage(c, run.report, run.health).run(run.bundle, root)
+                UpdateStage(c, run.report, run.health, FAKE_PI_COMMAND).run(run.bundle, root)
         except ContainerError as error:
             run.report.check("the container boots", False, error)
     finally:

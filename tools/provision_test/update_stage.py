@@ -88,7 +88,10 @@ class UpdateStage:
         container: Container,
         report: Report,
         health: Callable[[float], dict[str, object] | None],
+        on_pi: str,
     ) -> None:
+        self.on_pi = on_pi
+        """The command prefix that runs a command where the container looks like a Pi."""
         self.container = container
         self.report = report
         self.health = health
@@ -96,6 +99,10 @@ class UpdateStage:
 
     def sh(self, script: str, timeout: float = 60.0) -> str:
         return self.container.run(["sh", "-c", script], timeout=timeout, check=False).stdout
+
+    def updating(self) -> bool:
+        """The update's unit still runs (`--remain-after-exit`: `exited` once done)."""
+        return self.sh("systemctl show -p SubState table-update").strip() == "SubState=running"
 
     def service(self) -> dict[str, str]:
         shown = self.sh(
@@ -142,12 +149,14 @@ class UpdateStage:
         print(f"== Update to {new_version} while game {game_id} is in play", flush=True)
         began = time.monotonic()
         update = f"codenames-table update {NEW_SOURCE} >{LOG} 2>&1"
-        detached = "systemd-run --quiet --remain-after-exit --unit table-update sh -c "
-        self.sh(detached + shlex.quote(update))
-        waiting = self.wait_for(
-            lambda: f"waiting: game {game_id} is in play" in self.sh(f"cat {LOG}"),
+        # Run as the café runs it (detached, systemd-run), on the fake Pi install.sh asks for.
+        detached = "systemd-run --quiet --remain-after-exit --unit table-update " + self.on_pi
+        self.sh(f"{detached} sh -c {shlex.quote(update)}")
+        self.wait_for(
+            lambda: f"waiting: game {game_id}" in self.sh(f"cat {LOG}") or not self.updating(),
             UPDATE_TIMEOUT_S,
         )
+        waiting = f"waiting: game {game_id} is in play" in self.sh(f"cat {LOG}")
         print(f"   new version built after {time.monotonic() - began:.0f} s", flush=True)
         check("the update builds the new version, then waits for the game", waiting,
               self.sh(f"tail -n 20 {LOG}"))  # fmt: skip
@@ -159,13 +168,7 @@ class UpdateStage:
 
         _, phase, ended = self.store("end", game_id)
         check("the game is over", phase == "over", phase)
-        finished = self.wait_for(
-            lambda: (
-                "active" not in self.sh("systemctl is-active table-update")
-                or "exited" in self.sh("systemctl show -p SubState table-update")
-            ),
-            SWITCH_TIMEOUT_S,
-        )
+        finished = self.wait_for(lambda: not self.updating(), SWITCH_TIMEOUT_S)
         log = self.sh(f"cat {LOG}")
         status = self.sh("systemctl show -p ExecMainStatus table-update").strip()
         check("the update then finished, exit 0", finished and status == "ExecMainStatus=0",
