@@ -161,6 +161,27 @@ INTERFACES: Final = [
 cloud-init's `rpi` module calls the same, but the distribution's cloud-init refuses that key)."""
 
 
+BLANK_USER_DATA: Final = (
+    "#cloud-config\n# The table is installed: its password is no longer on this card. A new\n"
+    "# card's files come from codenames-table provision.\n{}\n"
+)
+"""What the card's user-data becomes once the table runs: the boot partition (FAT) keeps no
+owners or modes, so anyone holding the card could read the password; cloud-init keeps its own
+copy, root's alone, in /var/lib/cloud."""
+
+
+def blank_command() -> list[str]:
+    """The first boot's last step: the card's user-data blanked once the table is up (after a
+    failed install it stays, for another try)."""
+    user_data = f"{BOOT_PARTITION}/user-data"
+    script = (
+        f"if systemctl is-active --quiet codenames-table && [ -f {user_data} ]; then "
+        f"printf %b {quoted(BLANK_USER_DATA)} > {user_data}.partial && "
+        f"mv {user_data}.partial {user_data}; fi"
+    )
+    return ["sh", "-c", script]
+
+
 def install_command(files: TableFiles) -> list[str]:
     """The first boot's install, a shell command: unpack or clone the source, run its
     install.sh (which installs, checks the config and starts the service)."""
@@ -180,7 +201,7 @@ def install_command(files: TableFiles) -> list[str]:
 def user_data(files: TableFiles) -> str:
     """The table's #cloud-config."""
     packages = ["python3-venv"] + (["git"] if files.git is not None else [])
-    runcmd: list[Node] = [INTERFACES, install_command(files)]
+    runcmd: list[Node] = [INTERFACES, install_command(files), blank_command()]
     config: dict[str, Node] = {
         "hostname": files.hostname,
         "preserve_hostname": False,

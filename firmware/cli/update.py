@@ -244,6 +244,22 @@ def on_tables(hosts: list[str], source: Path | None, idle_minutes: float) -> int
     return 1 if failed else 0
 
 
+def _extract(tar: tarfile.TarFile, into: Path) -> None:
+    """Extract `tar` into `into`, refusing what would land outside it."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(into, filter="data")
+        return
+    # Python before 3.11.4 (Bookworm's 3.11.2 may lack the filters): the same refusals by hand.
+    for member in tar.getmembers():
+        parts = Path(member.name).parts
+        if member.name.startswith("/") or ".." in parts or member.isdev() or member.islnk():
+            raise tarfile.TarError(f"{member.name!r} would land outside the source folder")
+        target = os.path.normpath(os.path.join(os.path.dirname(member.name), member.linkname))
+        if member.issym() and (member.linkname.startswith("/") or target.startswith("..")):
+            raise tarfile.TarError(f"{member.name!r} links outside the source folder")
+    tar.extractall(into)
+
+
 def _unpacked(source: Path, into: Path) -> Path:
     """The source's folder: `source` itself, or the one folder its .tar.gz holds."""
     if source.is_dir():
@@ -251,7 +267,7 @@ def _unpacked(source: Path, into: Path) -> Path:
     else:
         try:
             with tarfile.open(source, "r:*") as tar:
-                tar.extractall(into, filter="data")
+                _extract(tar, into)
         except (OSError, tarfile.TarError) as error:
             raise UsageError(f"{source}: not a source folder or .tar.gz ({error})") from error
         tops = [path for path in into.iterdir() if path.is_dir()]

@@ -6,6 +6,7 @@ real systemd is `make provision-test`'s."""
 from __future__ import annotations
 
 import io
+import shutil
 import subprocess
 import tarfile
 from pathlib import Path
@@ -17,6 +18,7 @@ from board_rules.codenames import Game, Key, Mode
 from board_rules.codenames.actions import parse_action
 from firmware.cli import update
 from firmware.cli.main import main
+from firmware.errors import UsageError
 from firmware.table.store import GameStore, TimedAction
 
 from ..fake_pi_root import run_script
@@ -218,3 +220,35 @@ def test_on_starts_each_tables_update_over_ssh(
     calls.clear()
     assert main(["update", "--previous", *hosts[:2]]) == 0
     assert calls == [["ssh", "--", "cafe@table-1.local", f"{start} --idle-minutes 15 --previous"]]
+
+
+@pytest.mark.parametrize("filters", [True, False], ids=["filters", "python-3.11.2"])
+def test_a_source_tar_cannot_write_outside_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filters: bool
+) -> None:
+    if not filters:
+        monkeypatch.delattr(tarfile, "data_filter")
+
+    def archive(name: str, link: str | None = None) -> Path:
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.tar.gz"
+        with tarfile.open(path, "w:gz") as tar:
+            for member in ("src/systemd/install.sh", name):
+                info = tarfile.TarInfo(member)
+                if member == name and link is not None:
+                    info.type, info.linkname = tarfile.SYMTYPE, link
+                    tar.addfile(info)
+                else:
+                    tar.addfile(info, io.BytesIO())
+        return path
+
+    into = tmp_path / "into"
+    for bad in (archive("../evil"), archive("src/up", "../../etc"), archive("src/abs", "/etc")):
+        into.mkdir()
+        with pytest.raises(UsageError, match=r"not a source folder or \.tar\.gz"):
+            update._unpacked(bad, into)
+        assert not (tmp_path / "evil").exists()
+        shutil.rmtree(into)
+    into.mkdir()
+    good = update._unpacked(archive("src/drivers/pinout.toml", "../systemd/install.sh"), into)
+    assert good == into / "src"
+    assert (good / "drivers/pinout.toml").resolve() == (good / "systemd/install.sh").resolve()

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.cloud_init import BLANK_USER_DATA
 from firmware.cli.main import main as codenames_table
 from tools import mosquitto
 from tools.provision_test.root import SUITES, cached_tarball, unpack
@@ -110,6 +111,8 @@ def seed(root: Path, card: Path) -> None:
     for name in ("user-data", "meta-data", "network-config"):
         write(f"/var/lib/cloud/seed/nocloud/{name}", (card / name).read_bytes(), 0o600)
     write("/boot/firmware/codenames-table.tar.gz", (card / "codenames-table.tar.gz").read_bytes())
+    # The card's copy, which the first boot blanks once the table is up.
+    write("/boot/firmware/user-data", (card / "user-data").read_bytes())
     write("/etc/cloud/cloud.cfg.d/99-provision-test.cfg", TEST_CLOUD_CFG)
     # Nothing in the container may configure the host's interfaces.
     masked = root / "etc/systemd/system/systemd-networkd.service"
@@ -223,6 +226,10 @@ class Run:
         check("the install ran and started the table", "== Installed and started" in output,
               output[-2000:])  # fmt: skip
         check("the hostname is the table's", run(["hostname"]).stdout.strip() == TABLE)
+        on_card = run(["cat", "/boot/firmware/user-data"], check=False).stdout
+        password = (self.recipe / "tables" / TABLE / "mqtt-password").read_text().strip()
+        check("the card's user-data is blanked, the password gone from the boot partition",
+              on_card == BLANK_USER_DATA and password not in on_card, on_card[:200])  # fmt: skip
         self._check_service(container)
         modes = run(
             ["stat", "-c", "%n %U:%G %a", "/etc/codenames-table/config.toml",
