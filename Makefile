@@ -146,8 +146,9 @@ cafe-service-test: $(STAMP)
 # A table set up the café's way (docs/staff.md), as root: a Debian Trixie root booted with
 # its own systemd and cloud-init, seeded with `codenames-table provision`'s files for a broker
 # recipe's Mosquitto on the host; the first boot must install the table, start it and report to
-# the broker as its own user, the second change nothing. The root is cached in
-# /var/cache/codenames-table. PROVISION_SUITE=bookworm boots Debian 12 instead. Skips, saying why,
-# where no container can boot.
+# the broker as its own user, the second change nothing; then `codenames-table update` must move
+# it to a new version only once the game in play is over, and `--previous` back. The root is
+# cached in /var/cache/codenames-table. PROVISION_SUITE=bookworm boots Debian 12 instead. Skips,
+# saying why, where no container can boot.
 provision-test: $(STAMP)
 	$(VENV)/bin/python -m tools.provision_test $(PROVISION_SUITE)

@@ -10,14 +10,22 @@
 #                                 config the installed table refuses) and whether the SD card is
 #                                 protected; exit 1 if anything is missing, else 0
 #   systemd/install.sh --dry-run  check, then print the commands an install would run
+#   systemd/install.sh --when-idle MINUTES
+#                                 install, but switch to the new version and restart only once
+#                                 no game is in play (`codenames-table update --wait-idle`): what
+#                                 `codenames-table update SOURCE` runs
 #
 # What it installs: the system packages the LED backend's extra needs (apt-get), the system user
-# codenames-table (no home, no login, in gpio, i2c and spi), a virtual environment in
-# /opt/codenames-table with the project and the hardware extra of this Pi's LED backend
-# (`pi-spi` or `pi-ws281x`) at the versions of systemd/pi-constraints.txt (and the command
-# linked into /usr/local/bin), the unit in
+# codenames-table (no home, no login, in gpio, i2c and spi), a virtual environment with the
+# project and the hardware extra of this Pi's LED backend (`pi-spi` or `pi-ws281x`) at the
+# versions of systemd/pi-constraints.txt (and the command linked into /usr/local/bin), the unit in
 # /etc/systemd/system, and /etc/codenames-table/config.toml from config.example.toml when there is
 # none yet. It restarts the service only once the new version accepts the config.
+#
+# Each version is a virtual environment of its own, /opt/codenames-table-versions/VERSION-TIME;
+# /opt/codenames-table links to the one in service and /opt/codenames-table-versions/previous to
+# the one before (`codenames-table update --previous` goes back to it); older ones are removed.
+# A new version that does not start is switched back at once.
 #
 # The saved games live in the config's [table] state_dir: by default /var/lib/codenames-table
 # (the unit's StateDirectory=); any other folder gets a ReadWritePaths= drop-in. It must be on
@@ -40,7 +48,7 @@ APT_BUILD_PACKAGES="python3-dev gcc libc6-dev"
 DEFAULT_STATE_DIR=/var/lib/$APP
 ROOT=${CODENAMES_TABLE_ROOT:-}
 VENV=$ROOT/opt/$APP
-SHARE=$VENV/share/$APP
+VERSIONS=$ROOT/opt/$APP-versions
 CONFIG_DIR=$ROOT/etc/$APP
 UNIT_DIR=$ROOT/etc/systemd/system
 DROPIN=$UNIT_DIR/$APP.service.d/state-dir.conf
@@ -50,16 +58,26 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 CONSTRAINTS=$SRC/systemd/pi-constraints.txt
 
 mode=install
+wait_minutes=""
 case ${1:-} in
     "") ;;
     --check) mode=check ;;
     --dry-run) mode=dry-run ;;
+    --when-idle)
+        wait_minutes=${2:-}
+        case $wait_minutes in
+            "" | *[!0-9.]*)
+                echo "usage: $0 --when-idle MINUTES" >&2
+                exit 2
+                ;;
+        esac
+        ;;
     -h | --help)
         sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
-        echo "usage: $0 [--check | --dry-run]" >&2
+        echo "usage: $0 [--check | --dry-run | --when-idle MINUTES]" >&2
         exit 2
         ;;
 esac
@@ -490,9 +508,9 @@ check_state_dir() { # sets state_dir; is it somewhere the games survive a reboot
     esac
 }
 
-config_verdict() { # sets verdict: the installed table's own check of the config ("" if none)
+config_verdict() { # [VENV]: sets verdict: that version's own check of the config ("" if none)
     verdict=""
-    command=$VENV/bin/$APP
+    command=${1:-$VENV}/bin/$APP
     config=$CONFIG_DIR/config.toml
     [ -x "$command" ] && [ -e "$config" ] || return 0
     # The firmware's own rules (unknown keys, ranges, pins, the state folder) decide: it exits
@@ -570,12 +588,17 @@ install_venv() {
         build=/tmp/codenames-table.XXXXXX
         printf '+ %s\n' "(copy pyproject.toml README.md board_rules firmware from $SRC to $build)"
     fi
-    run python3 -m venv "$VENV"
+    # A folder of its own for this version: the one in service plays on meanwhile.
+    version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$SRC/pyproject.toml")
+    NEW=$VERSIONS/${version:-unknown}-$(date -u +%Y%m%dT%H%M%S)
+    SHARE=$NEW/share/$APP
+    run install -d -m 0755 "$VERSIONS"
+    run python3 -m venv "$NEW"
     # The constraints pin every package, the project's own dependencies included, so that two
     # tables installed a month apart run the same code. Raspberry Pi OS's /etc/pip.conf adds
     # piwheels, whose wheels are for 32-bit systems only: on 64-bit, what has no aarch64 wheel is
     # compiled with the packages of install_packages.
-    run "$VENV/bin/pip" install --disable-pip-version-check --no-cache-dir --upgrade \
+    run "$NEW/bin/pip" install --disable-pip-version-check --no-cache-dir --upgrade \
         --constraint "$CONSTRAINTS" "${build}[$extra]"
     # Staff type `codenames-table selftest` or `stats` without the venv's path.
     run ln -sfn "/opt/$APP/bin/$APP" "$ROOT/usr/local/bin/$APP"
@@ -676,8 +699,11 @@ EOF
 }
 
 verify_config() { # refuse to restart onto a config the new version would refuse
-    printf '+ %s\n' "/opt/$APP/bin/$APP run --check-config --config /etc/$APP/config.toml"
-    config_verdict
+    # The new version's check; a dry run, which builds none, asks the installed one.
+    checker=$NEW
+    [ -x "$checker/bin/$APP" ] || checker=$VENV
+    printf '+ %s\n' "${checker#"$ROOT"}/bin/$APP run --check-config --config /etc/$APP/config.toml"
+    config_verdict "$checker"
     case $verdict in
         "" | ok) ;;
         *)
@@ -690,6 +716,51 @@ verify_config() { # refuse to restart onto a config the new version would refuse
     esac
 }
 
+wait_until_idle() { # with --when-idle: no game in play, as the new version reads the store
+    [ -n "$wait_minutes" ] || return 0
+    echo "== Waiting until no game is in play (the new version is ready)"
+    run "$NEW/bin/$APP" update --wait-idle --idle-minutes "$wait_minutes"
+}
+
+point() { # LINK TARGET: LINK names TARGET, replaced in one step
+    run ln -sfn "$2" "$1.partial"
+    run mv -Tf "$1.partial" "$1"
+}
+
+switch_version() { # the new version in service, the one it replaces kept as previous
+    old=""
+    if [ -L "$VENV" ]; then
+        old=$(readlink "$VENV")
+    elif [ -d "$VENV" ]; then
+        # A version installed in place before versions had folders: it cannot move (a virtual
+        # environment names its own path), so there is no previous version this once.
+        run rm -rf "$VENV"
+    fi
+    if [ -n "$old" ] && [ -d "$ROOT$old" ]; then
+        point "$VERSIONS/previous" "$old"
+    fi
+    point "$VENV" "${NEW#"$ROOT"}"
+    # Only the version in service and the previous one are kept.
+    keep_previous=$(readlink "$VERSIONS/previous" 2>/dev/null || true)
+    for folder in "$VERSIONS"/*; do
+        if [ -L "$folder" ] || [ ! -d "$folder" ]; then
+            continue
+        fi
+        case ${folder#"$ROOT"} in
+            "${NEW#"$ROOT"}" | "$keep_previous") ;;
+            *) run rm -rf "$folder" ;;
+        esac
+    done
+}
+
+switch_back() { # the new version did not start: the previous one in service again
+    previous=$(readlink "$VERSIONS/previous" 2>/dev/null || true)
+    [ -n "$previous" ] && [ "$mode" = install ] || return 1
+    echo "== The new version did not start: back to $previous" >&2
+    point "$VENV" "$previous"
+    run systemctl restart "$APP"
+}
+
 install_unit() {
     run install -m 0644 "$SRC/systemd/$APP.service" "$UNIT_DIR/$APP.service"
     run systemctl daemon-reload
@@ -698,6 +769,7 @@ install_unit() {
     # install starts it the same way. Type=notify: this waits for READY=1, or fails.
     if ! run systemctl restart "$APP"; then
         echo "the service did not start: journalctl -u $APP -n 50 says why" >&2
+        switch_back || true
         exit 1
     fi
 }
@@ -725,6 +797,8 @@ install_user
 install_venv
 install_config
 verify_config
+wait_until_idle
+switch_version
 install_state_dir
 install_fleet
 install_unit

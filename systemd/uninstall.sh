@@ -91,8 +91,14 @@ link=$ROOT/usr/local/bin/$APP
 if [ -L "$link" ]; then
     run rm -f "$link"
 fi
-if [ -d "$VENV" ]; then
+if [ -L "$VENV" ]; then
+    run rm -f "$VENV"
+elif [ -d "$VENV" ]; then
     run rm -rf "$VENV"
+fi
+# Every version install.sh kept (the one in service and the previous one).
+if [ -d "$VENV-versions" ]; then
+    run rm -rf "$VENV-versions"
 fi
 
 if grep -q "^$SERVICE_USER:" "$ROOT/etc/passwd" 2>/dev/null; then

@@ -28,6 +28,8 @@ BUNDLE: Final = "codenames-table.tar.gz"
 CONFIG_DIR: Final = "/etc/codenames-table"
 PASSWORD_FILE: Final = f"{CONFIG_DIR}/mqtt-password"
 """The credential install.sh hands the service (LoadCredential=), root's alone."""
+STAFF_USER: Final = "cafe"
+"""The login `--ssh-key` makes on each table, by key only, for `codenames-table update --on`."""
 
 _PLAIN_KEY: Final = re.compile(r"[a-z][a-z0-9_-]*")
 _YAML_WORDS: Final = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
@@ -145,6 +147,8 @@ class TableFiles:
     ca: str
     password: str
     git: tuple[str, str | None] | None = None
+    ssh_keys: tuple[str, ...] = ()
+    """Public keys that may log in as STAFF_USER over SSH; none: no login at all."""
 
 
 INTERFACES: Final = [
@@ -155,6 +159,27 @@ INTERFACES: Final = [
 ]
 """The OLED's I2C and the LED key's SPI turned on as Raspberry Pi OS's own tool does (its
 cloud-init's `rpi` module calls the same, but the distribution's cloud-init refuses that key)."""
+
+
+BLANK_USER_DATA: Final = (
+    "#cloud-config\n# The table is installed: its password is no longer on this card. A new\n"
+    "# card's files come from codenames-table provision.\n{}\n"
+)
+"""What the card's user-data becomes once the table runs: the boot partition (FAT) keeps no
+owners or modes, so anyone holding the card could read the password; cloud-init keeps its own
+copy, root's alone, in /var/lib/cloud."""
+
+
+def blank_command() -> list[str]:
+    """The first boot's last step: the card's user-data blanked once the table is up (after a
+    failed install it stays, for another try)."""
+    user_data = f"{BOOT_PARTITION}/user-data"
+    script = (
+        f"if systemctl is-active --quiet codenames-table && [ -f {user_data} ]; then "
+        f"printf %b {quoted(BLANK_USER_DATA)} > {user_data}.partial && "
+        f"mv {user_data}.partial {user_data}; fi"
+    )
+    return ["sh", "-c", script]
 
 
 def install_command(files: TableFiles) -> list[str]:
@@ -176,6 +201,7 @@ def install_command(files: TableFiles) -> list[str]:
 def user_data(files: TableFiles) -> str:
     """The table's #cloud-config."""
     packages = ["python3-venv"] + (["git"] if files.git is not None else [])
+    runcmd: list[Node] = [INTERFACES, install_command(files), blank_command()]
     config: dict[str, Node] = {
         "hostname": files.hostname,
         "preserve_hostname": False,
@@ -187,8 +213,24 @@ def user_data(files: TableFiles) -> str:
             _file(f"{CONFIG_DIR}/cafe-ca.pem", files.ca, "0644"),
             _file(PASSWORD_FILE, files.password + "\n", "0600"),
         ],
-        "runcmd": [INTERFACES, install_command(files)],
+        "runcmd": runcmd,
     }
+    if files.ssh_keys:
+        # The café's updates log in by key, as a user who may run sudo; no password anywhere.
+        config["users"] = [
+            {
+                "name": STAFF_USER,
+                "gecos": "Cafe staff (updates)",
+                "groups": "sudo",
+                "sudo": "ALL=(ALL) NOPASSWD:ALL",
+                "shell": "/bin/bash",
+                "lock_passwd": True,
+                "ssh_authorized_keys": list(files.ssh_keys),
+            }
+        ]
+        config["ssh_pwauth"] = False
+        packages.append("openssh-server")
+        runcmd.insert(0, ["systemctl", "enable", "--now", "ssh"])
     return "#cloud-config\n" + to_yaml(config)
 
 

@@ -30,6 +30,7 @@ from firmware.cli.broker_recipe import add_broker_recipe_parser
 from firmware.cli.cafe import add_cafe_parser
 from firmware.cli.provision import add_provision_parser
 from firmware.cli.retire import add_retire_parser
+from firmware.cli.update import add_update_parser
 from firmware.errors import EXIT_USAGE, UsageError
 from firmware.table.i18n import LANGUAGE_METAVAR, LANGUAGES
 
@@ -252,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_broker_recipe_parser(commands)
     add_retire_parser(commands)
     add_provision_parser(commands)
+    add_update_parser(commands)
     return parser
 
 
@@ -361,6 +363,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from firmware.cli.provision import run_provision
 
         return run_provision(args)
+    if args.command == "update":
+        from firmware.cli.update import run_update
+
+        return run_update(args)
     if args.command == "coda":
         from firmware.cli.coda import run_coda
 

@@ -48,6 +48,13 @@ def add_provision_parser(commands: argparse._SubParsersAction[argparse.ArgumentP
         metavar="FILE",
         help="a config.toml for every table, without [fleet] (default: the defaults)",
     )
+    provision.add_argument(
+        "--ssh-key",
+        type=Path,
+        metavar="FILE",
+        help="a public key (id_ed25519.pub) that may log in as `cafe` over SSH, for "
+        "`codenames-table update --on` (default: no login)",
+    )
     provision.add_argument("--wifi", metavar="SSID", help="join this Wi-Fi (default: Ethernet)")
     provision.add_argument(
         "--wifi-password-file", type=Path, metavar="FILE", help="a file holding its passphrase"

@@ -15,6 +15,7 @@ import secrets
 import tarfile
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +53,11 @@ def provision(args: argparse.Namespace) -> int:
     network = _network(args)
     bundle = _bundle() if args.bundle else None
     git = (args.git, args.ref) if args.git is not None else None
+    ssh_keys = _ssh_keys(args.ssh_key)
     if args.out is not None:
         _claim(args.out)
     for table in tables:
-        files = _table_files(args.recipe, table, base, git)
+        files = replace(_table_files(args.recipe, table, base, git), ssh_keys=ssh_keys)
         folder = args.sd if args.sd is not None else args.out / table
         written = _write_card(folder, files, network, bundle, new=args.sd is None)
         print(f"codenames-table provision: {table}: wrote {', '.join(written)} in {folder}")
@@ -137,6 +139,29 @@ def _network(args: argparse.Namespace) -> Network:
                 f"printable characters, this one has {len(passphrase)}"
             )
     return Network(args.wifi, passphrase, args.country)
+
+
+_SSH_KEY = re.compile(
+    r"(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-\S+) [A-Za-z0-9+/=]+( .*)?"
+)
+
+
+def _ssh_keys(path: Path | None) -> tuple[str, ...]:
+    """The public keys of `--ssh-key`, one a line; a private key is refused unread further."""
+    if path is None:
+        return ()
+    try:
+        text = read_text(path)
+    except TextInputError as error:
+        raise UsageError(error.located(f"--ssh-key {path}")) from error
+    if "PRIVATE KEY" in text:
+        raise UsageError(f"--ssh-key {path}: a private key; give its .pub, the public one")
+    keys = tuple(line.strip() for line in text.splitlines() if line.strip())
+    wrong = [n for n, key in enumerate(keys, 1) if _SSH_KEY.fullmatch(key) is None]
+    if not keys or wrong:
+        where = f"line {wrong[0]}" if wrong else "empty"
+        raise UsageError(f"--ssh-key {path}: {where}: not an SSH public key (ssh-ed25519 AAAA...)")
+    return keys
 
 
 def _secret(path: Path, option: str) -> str:

@@ -15,9 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware.cli.cloud_init import (
+    BLANK_USER_DATA,
     PASSWORD_FILE,
     Network,
     TableFiles,
+    blank_command,
     install_command,
     meta_data,
     network_config,
@@ -89,6 +91,22 @@ def test_user_data_is_cloud_config_with_the_tables_files_and_install() -> None:
     assert script.endswith("sh /usr/local/src/codenames-table/systemd/install.sh")
     # The password is in the file written for it, nowhere else.
     assert text.count("s3cr3t-Pässword") == 1
+    # Last, once the table is up, the card's copy of all this is blanked.
+    assert data["runcmd"][2] == blank_command()
+    assert data["runcmd"][2][2].startswith("if systemctl is-active --quiet codenames-table")
+
+
+def test_the_blanked_user_data_is_an_empty_cloud_config(tmp_path: Path) -> None:
+    card = tmp_path / "user-data"
+    card.write_text(user_data(FILES))
+    script = blank_command()[2].replace("/boot/firmware", str(tmp_path))
+    script = script.replace("systemctl is-active --quiet codenames-table", "true")
+    subprocess.run(["sh", "-c", script], check=True)
+    assert card.read_text() == BLANK_USER_DATA
+    assert BLANK_USER_DATA.startswith("#cloud-config\n")
+    assert yaml.safe_load(BLANK_USER_DATA) == {}
+    assert "s3cr3t" not in card.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["user-data"]
 
 
 def test_a_git_source_clones_and_installs_git() -> None:

@@ -204,3 +204,40 @@ def test_refusals_of_the_recipe_the_folder_and_the_card(
     assert "has a [fleet]" in refused(
         "--recipe", str(recipe), "--config", str(base), "--out", str(tmp_path / "o")
     )
+
+
+PUBLIC_KEY = (
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBvXXbYtVvbK5e4hCyhC2zT6Y3hRgS0nCM1ZlEVXzKk7 staff@cafe"
+)
+
+
+def test_an_ssh_key_gives_the_cafe_a_login_by_key_only(recipe: Path, tmp_path: Path) -> None:
+    key = tmp_path / "id_ed25519.pub"
+    key.write_text(PUBLIC_KEY + "\n")
+    out = tmp_path / "cards"
+    command = ["provision", "--recipe", str(recipe), "--table", "table-2", "--bundle"]
+    assert main([*command, "--ssh-key", str(key), "--out", str(out)]) == 0
+    user_data, _, _ = card(out / "table-2")
+    (user,) = user_data["users"]
+    assert user["name"] == "cafe" and user["lock_passwd"] is True
+    assert user["ssh_authorized_keys"] == [PUBLIC_KEY]
+    assert user_data["ssh_pwauth"] is False
+    assert "openssh-server" in user_data["packages"]
+    assert user_data["runcmd"][0] == ["systemctl", "enable", "--now", "ssh"]
+    # Without a key: no login of ours at all.
+    assert main([*command, "--out", str(tmp_path / "plain")]) == 0
+    plain, _, _ = card(tmp_path / "plain" / "table-2")
+    assert "users" not in plain and "openssh-server" not in plain["packages"]
+
+
+def test_a_private_key_is_refused_unshown(
+    recipe: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = tmp_path / "id_ed25519"
+    key.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n")
+    out = tmp_path / "cards"
+    command = ["provision", "--recipe", str(recipe), "--bundle", "--ssh-key", str(key)]
+    assert main([*command, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "a private key; give its .pub" in err and "b3BlbnNzaC1rZXk" not in err
+    assert not out.exists()

@@ -132,7 +132,11 @@ MODEL_BACKENDS = [
 
 
 def pip_install(output: str) -> str:
-    pip = [c for c in commands(output) if "/opt/codenames-table/bin/pip install" in c]
+    pip = [
+        c
+        for c in commands(output)
+        if "/opt/codenames-table-versions/" in c and "/bin/pip install" in c
+    ]
     assert len(pip) == 1, output
     return pip[0]
 
@@ -244,7 +248,7 @@ def test_a_trixie_pi_passes_the_check(tmp_path: Path) -> None:
 def test_pip_installs_with_the_constraints(tmp_path: Path) -> None:
     needs_root()
     result = run_script(INSTALL, "--dry-run", root=ready_pi(tmp_path))
-    pip = [c for c in commands(result.stdout) if "/opt/codenames-table/bin/pip install" in c]
+    pip = [c for c in commands(result.stdout) if "/bin/pip install" in c]
     assert len(pip) == 1
     assert f"--constraint {CONSTRAINTS} " in pip[0]
     assert pip[0].endswith("[pi-ws281x]")

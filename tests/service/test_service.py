@@ -461,11 +461,19 @@ def test_a_dry_run_installs_the_unit_user_venv_and_config_and_changes_nothing(
     assert result.returncode == 0, result.stdout + result.stderr
     commands = [line[2:] for line in result.stdout.splitlines() if line.startswith("+ ")]
     assert any(c.startswith("useradd --system") and "--groups gpio,i2c,spi" in c for c in commands)
-    assert f"python3 -m venv {root}/opt/codenames-table" in commands
+    # The version gets a folder of its own, and /opt/codenames-table is switched to it.
+    venv = next(c for c in commands if c.startswith("python3 -m venv "))
+    version = venv.removeprefix(f"python3 -m venv {root}")
+    assert re.fullmatch(r"/opt/codenames-table-versions/0\.\d+\.\d+-\d{8}T\d{6}", version)
     link = f"ln -sfn /opt/codenames-table/bin/codenames-table {root}/usr/local/bin/codenames-table"
     assert link in commands
-    pip = "/opt/codenames-table/bin/pip install"
-    assert any(c.endswith("[pi-ws281x]") and pip in c for c in commands)
+    assert any(
+        c.endswith("[pi-ws281x]") and f"{root}{version}/bin/pip install" in c for c in commands
+    )
+    switch = commands.index(f"ln -sfn {version} {root}/opt/codenames-table.partial")
+    assert commands[switch + 1] == (
+        f"mv -Tf {root}/opt/codenames-table.partial {root}/opt/codenames-table"
+    )
     assert (
         f"install -m 0644 {REPO}/config.example.toml {root}/etc/codenames-table/config.toml"
         in commands
@@ -485,8 +493,10 @@ def test_a_real_install_refuses_a_fake_root(tmp_path: Path) -> None:
 
 
 def installed(root: Path, config: str) -> Path:
-    share = root / "opt/codenames-table/share/codenames-table"
+    version = root / "opt/codenames-table-versions/0.1.0-20260101T000000"
+    share = version / "share/codenames-table"
     share.mkdir(parents=True)
+    (root / "opt/codenames-table").symlink_to(version)
     shutil.copy(REPO / "config.example.toml", share / "config.example.toml")
     (root / "etc/codenames-table").mkdir(parents=True)
     (root / "etc/codenames-table/config.toml").write_text(config)
@@ -513,7 +523,8 @@ def test_uninstall_removes_all_but_the_saved_games(tmp_path: Path) -> None:
         f"rm -f {root}/etc/codenames-table/config.toml",
         f"rmdir --ignore-fail-on-non-empty {root}/etc/codenames-table",
         f"rm -f {root}/usr/local/bin/codenames-table",
-        f"rm -rf {root}/opt/codenames-table",
+        f"rm -f {root}/opt/codenames-table",
+        f"rm -rf {root}/opt/codenames-table-versions",
         "userdel codenames-table",
     ]
     assert f"kept the saved games in {root}/var/lib/codenames-table" in result.stdout

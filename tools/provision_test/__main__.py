@@ -7,7 +7,8 @@ table's card files from `codenames-table provision --bundle`. A fresh Debian 13 
 and the bundle where the card's boot partition is mounted, then boots in a container that
 shares the host's network, so that 127.0.0.1 is the broker. The first boot must install the
 table and start it, READY, its files in place with their owners and modes, reporting to the
-broker as its own user; the second must change nothing and bring it back.
+broker as its own user; the second must change nothing and bring it back. Then the table is
+updated to a new version while a game is in play, and back (`update_stage.py`).
 
 What the test adds to the root, and a Pi does not need: cloud-init told to read only NoCloud
 and to leave the network alone (the container's is the host's), cloud-init run where
@@ -29,9 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware.cli.cloud_init import BLANK_USER_DATA
 from firmware.cli.main import main as codenames_table
 from tools import mosquitto
 from tools.provision_test.root import SUITES, cached_tarball, unpack
+from tools.provision_test.update_stage import UpdateStage
 from tools.service_test.checks import EXECUTABLE, Report
 from tools.service_test.container import Container, ContainerError, debian_mirror
 
@@ -40,6 +43,15 @@ CACHE = REPO / ".cache" / "provision-test"
 TABLE = "table-1"
 FAKE_PI = REPO / "tools" / "service_test" / "fake_pi.sh"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
+MODEL = "Raspberry Pi 5 Model B Rev 1.0"
+"""The Pi the container plays (install.sh picks the LED backend by model: the Pi 5's needs no
+compiler), on both releases as Raspberry Pi OS supports it."""
+FAKE_PI_COMMAND = (
+    "/usr/bin/unshare --mount --propagation private sh /usr/local/lib/provision-test/fake_pi.sh"
+    f' "{MODEL}"'
+)
+"""Runs the command after it where /proc/device-tree/model says MODEL (systemd's and sh's
+quoting alike)."""
 FIRST_BOOT_TIMEOUT_S = 1200.0
 """The first boot installs packages and the table's venv: minutes on a busy machine."""
 SETTLE_TIMEOUT_S = 120.0
@@ -99,6 +111,8 @@ def seed(root: Path, card: Path) -> None:
     for name in ("user-data", "meta-data", "network-config"):
         write(f"/var/lib/cloud/seed/nocloud/{name}", (card / name).read_bytes(), 0o600)
     write("/boot/firmware/codenames-table.tar.gz", (card / "codenames-table.tar.gz").read_bytes())
+    # The card's copy, which the first boot blanks once the table is up.
+    write("/boot/firmware/user-data", (card / "user-data").read_bytes())
     write("/etc/cloud/cloud.cfg.d/99-provision-test.cfg", TEST_CLOUD_CFG)
     # Nothing in the container may configure the host's interfaces.
     masked = root / "etc/systemd/system/systemd-networkd.service"
@@ -117,9 +131,7 @@ def seed(root: Path, card: Path) -> None:
         for line in (units / stage_unit).read_text().splitlines()
         if line.startswith("ExecStart=")
     )
-    fake = (
-        "/usr/bin/unshare --mount --propagation private sh /usr/local/lib/provision-test/fake_pi.sh"
-    )
+    fake = FAKE_PI_COMMAND
     write(
         f"/etc/systemd/system/{stage_unit}.d/provision-test.conf",
         f"# make provision-test: cloud-init (and the install it runs) on a fake Pi.\n"
@@ -136,9 +148,11 @@ def seed(root: Path, card: Path) -> None:
         write("/etc/pip.conf", "[global]\ncert = /usr/local/share/provision-test/host-ca.pem\n")
 
 
-def retained_status(port: int, recipe: Path, newer_than: float = 0.0) -> dict[str, Any] | None:
-    """The table's retained status as the café view reads it (its own user, TLS), once one
-    written after `newer_than` arrives; None after SETTLE_TIMEOUT_S."""
+def retained_status(
+    port: int, recipe: Path, newer_than: float = 0.0, kind: str = "status"
+) -> dict[str, Any] | None:
+    """The table's retained status (or `kind` message) as the café view reads it (its own
+    user, TLS), once one written after `newer_than` arrives; None after SETTLE_TIMEOUT_S."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
@@ -147,7 +161,7 @@ def retained_status(port: int, recipe: Path, newer_than: float = 0.0) -> dict[st
 
     def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         payload = json.loads(message.payload)
-        if payload.get("at", 0) > newer_than and payload.get("status") == "online":
+        if payload.get("at", 0) > newer_than and payload.get("status", "online") == "online":
             found.update(payload)
             arrived.set()
 
@@ -156,7 +170,7 @@ def retained_status(port: int, recipe: Path, newer_than: float = 0.0) -> dict[st
     password = (recipe / "view" / "mqtt-password").read_text().strip()
     client.username_pw_set("cafe-view", password)
     client.on_message = on_message
-    client.on_connect = lambda c, *_: c.subscribe(f"codenames/{TABLE}/status", qos=1)
+    client.on_connect = lambda c, *_: c.subscribe(f"codenames/{TABLE}/{kind}", qos=1)
     deadline = time.monotonic() + SETTLE_TIMEOUT_S
     while not arrived.is_set() and time.monotonic() < deadline:
         # Resubscribing reads the retained message again, the newest the broker holds.
@@ -212,6 +226,10 @@ class Run:
         check("the install ran and started the table", "== Installed and started" in output,
               output[-2000:])  # fmt: skip
         check("the hostname is the table's", run(["hostname"]).stdout.strip() == TABLE)
+        on_card = run(["cat", "/boot/firmware/user-data"], check=False).stdout
+        password = (self.recipe / "tables" / TABLE / "mqtt-password").read_text().strip()
+        check("the card's user-data is blanked, the password gone from the boot partition",
+              on_card == BLANK_USER_DATA and password not in on_card, on_card[:200])  # fmt: skip
         self._check_service(container)
         modes = run(
             ["stat", "-c", "%n %U:%G %a", "/etc/codenames-table/config.toml",
@@ -243,6 +261,15 @@ class Run:
         check("it connected to the broker as its own user", f"u'{TABLE}'" in log, log[-1500:])
         snapshot = run(["sh", "-c", SNAPSHOT], check=False).stdout
         return snapshot, (status_message or {}).get("at", 0.0)
+
+    @property
+    def bundle(self) -> bytes:
+        """The source the card installed from."""
+        return (self.work / "cards" / TABLE / "codenames-table.tar.gz").read_bytes()
+
+    def health(self, newer_than: float) -> dict[str, Any] | None:
+        """The table's retained health written after `newer_than`, as the café view reads it."""
+        return retained_status(self.port, self.recipe, newer_than, "health")
 
     def second_boot(self, container: Container, snapshot: str, first_at: float) -> None:
         check, run = self.report.check, container.run
@@ -326,6 +353,7 @@ def main(argv: list[str]) -> int:
             print("== Second boot", flush=True)
             with CloudInitContainer(root, CACHE / "console-2.log", "codenames-provision") as c:
                 run.second_boot(c, snapshot, first_at)
+                UpdateStage(c, run.report, run.health, FAKE_PI_COMMAND).run(run.bundle, root)
         except ContainerError as error:
             run.report.check("the container boots", False, error)
     finally:
