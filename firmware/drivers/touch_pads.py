@@ -114,8 +114,10 @@ ECR_RUN = 0x80
 """CL 10: baseline tracking on, loaded from the first sample's five high bits (as BVA)."""
 TOUCH_THRESHOLD = 12
 RELEASE_THRESHOLD = 6
-"""The driver's defaults, in counts below the baseline: 12 is about 0.4 pF on a 20 pF pad at
-auto-configuration's target level, the finger's rule's own size (`TouchRule`)."""
+"""The driver's defaults, in counts below the baseline (about 0.035 pF a count on a 20 pF pad at
+auto-configuration's target level). The chip's own touch threshold is a third of it (4 counts):
+"something is near", from where the table reads the signal for the finger's rule (`TouchRule`,
+whose size stands for an uncalibrated pad's)."""
 FINGER_RULE = TouchRule()
 """The finger's rule at its defaults (`firmware.drivers.touch_signal`)."""
 RETRY_FIRST_S = 0.5

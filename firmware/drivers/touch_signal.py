@@ -7,14 +7,16 @@ charge that auto-configuration chose read back from the chip, the counts of the 
 the data give the capacitance a touch added, whatever the pad's own capacitance:
 ΔC = 1024 × I × T / VDD × (1/data − 1/baseline).
 
-A finger is stopped by the card: its signal arrives at once, most of it in the last millimetre
-(a fingertip couples as 1/distance, and the card leaves it a fraction of a millimetre). A hand
-held over a card couples more (its area is the pad's), but it is brought there and slows to
-rest, so its signal creeps up. The chip's baseline filter passes small changes
-straight into the baseline (MHD, datasheet "Baseline System"), so what crept up slowly is
-already gone from the signal. The rule, chosen on the physical model of the virtual chip
-(`firmware.virtual.mpr121_physics`, tests/virtual/test_mpr121_physics.py): a guess is a jump of
-at least `size_pf` within `rise_samples` samples, on `confirm` samples in a row.
+A finger is stopped by the card: its signal grows as 1/distance to the very end, faster and
+faster, and stops at once, most of it in the last millimetre (the card leaves it a fraction of
+one). A hand held over a card is brought there and slows to rest, as reaching movements do: its
+signal, however large (its area is the pad's), rises more and more slowly into its rest. The
+chip's baseline filter passes small changes straight into the baseline (MHD, datasheet
+"Baseline System"), so what crept up slowly is already gone from the signal. The rule, chosen on
+the physical model of the virtual chip (`firmware.virtual.mpr121_physics`,
+tests/virtual/test_mpr121_physics.py): a guess is a rise of at least `size_pf` over
+`rise_samples` samples, no smaller than the rise over the samples before it, after which the
+signal moves by less than `still_share` of that rise over `still_samples` samples.
 """
 
 from __future__ import annotations
@@ -53,19 +55,27 @@ def added_pf(current_ua: int, time_us: float, baseline: int, data: int) -> float
 class TouchRule:
     """A finger's signal, as opposed to a hand's (see the module's docstring)."""
 
-    size_pf: float = 0.4
-    """The jump a finger gives: over a hand's fastest rise, under a finger's on every supported
-    stack once the chip's baseline has followed the slow part of its approach."""
+    size_pf: float = 0.2
+    """The least rise into the stop: over a hand's that the readings' counts (0.03–0.045 pF
+    each) make look sharp, under a finger's on every supported stack and wire."""
     rise_samples: int = 4
-    """8 ms at 2 ms a sample: the second filter's span (SFI 4), which spreads a step."""
-    confirm: int = 2
-    """Samples in a row that pass: one noisy sample does not make a touch."""
+    """8 ms at 2 ms a sample: the second filter's span (SFI 4), over which a step spreads."""
+    sharpness: float = 1.5
+    """How many times the rise over the window before it the rise must be: a fingertip's
+    signal grows as 1/distance into the card, a hand's slows into its rest."""
+    still_samples: int = 2
+    """The samples after the rise in which the signal must have stopped."""
+    still_share: float = 0.12
+    """How much of the rise the signal may still move in those samples: a finger stopped by the
+    card stops at once, a hand slowing to rest keeps rising for tens of milliseconds."""
 
     def __post_init__(self) -> None:
         if self.size_pf <= 0:
             raise ValueError("the touch rule's size must be more than 0 pF")
-        if min(self.rise_samples, self.confirm) < 1:
+        if min(self.rise_samples, self.still_samples) < 1:
             raise ValueError("the touch rule's windows must be 1 sample or more")
+        if not 0 < self.still_share < 1:
+            raise ValueError("the touch rule's still share must be between 0 and 1")
 
 
 class RiseWatch:
@@ -77,20 +87,28 @@ class RiseWatch:
         self._rule = rule
         self._size_pf = rule.size_pf if size_pf is None else size_pf
         self._near_pf = near_pf
-        self._signal: deque[float] = deque(maxlen=rule.rise_samples + 1)
-        self._passed = 0
+        self._span = 2 * rule.rise_samples + rule.still_samples
+        self._signal: deque[float] = deque(maxlen=self._span + 1)
 
     def add(self, signal_pf: float) -> bool:
         """Take the next sample's signal; True once the finger's rule holds."""
         if not self._signal:
-            # Before the chip's status changed, the signal was under its threshold (`near_pf`):
-            # what came before is taken as that, or as this first sample if it is lower, so
-            # that a finger's step read a few milliseconds late still counts whole, and a hand
-            # that crept up to the threshold shows only what it rises from there. The chip's
-            # baseline has followed whatever crept up slowly before (MHD passes small changes).
+            # Before the chip's status changed, the signal was low (`near_pf`: the chip's
+            # baseline has followed whatever crept up slowly, MHD passes small changes): what
+            # came before is taken as that, or as this first sample if it is lower, so that a
+            # finger's step read a few milliseconds late still counts whole.
             start = min(signal_pf, self._near_pf)
-            self._signal.extend([start] * self._rule.rise_samples)
+            self._signal.extend([start] * self._span)
         self._signal.append(signal_pf)
-        jump = signal_pf - self._signal[0]
-        self._passed = self._passed + 1 if jump >= self._size_pf else 0
-        return self._passed >= self._rule.confirm
+        rule = self._rule
+        now, stop = self._signal[-1], self._signal[-1 - rule.still_samples]
+        start = self._signal[-1 - rule.still_samples - rule.rise_samples]
+        earlier = self._signal[0]
+        rise, before, after = stop - start, start - earlier, abs(now - stop)
+        # A rise that grew faster than the one before it (a fingertip's 1/distance into the
+        # card) and then stopped at once; a hand that slows to rest rises less and less.
+        return (
+            rise >= self._size_pf
+            and rise >= rule.sharpness * before
+            and after <= rule.still_share * rise
+        )

@@ -168,8 +168,8 @@ def report_lines(readings: Sequence[PadReading]) -> list[str]:
     if weak:
         lines.append(
             f"too weak (a finger under {MIN_SIGNAL} counts or under {MARGIN:g} times the hand "
-            f"and the noise): {' '.join(weak)}: a larger electrode, a thinner top or a shorter "
-            "wire"
+            f"and the noise): {' '.join(weak)}: a thinner top (or glass), or a shorter wire; "
+            "a larger electrode does not help a fingertip"
         )
     return lines
 

@@ -235,6 +235,20 @@ class VirtualMPR121:
         return self._pad_pf[electrode] + added
 
     @property
+    def noise_counts(self) -> float:
+        """The rms noise of one reading, in counts (before the first filter averages it)."""
+        return self._noise
+
+    @noise_counts.setter
+    def noise_counts(self, counts: float) -> None:
+        if counts < 0:
+            raise ValueError("noise is an rms figure, 0 or more")
+        with self._lock:
+            self._catch_up()
+            self._noise = counts
+            self._keep_awake()
+
+    @property
     def irq_asserted(self) -> bool:
         """True while the chip holds its IRQ line low."""
         with self._lock:

@@ -1,5 +1,6 @@
 """hardware/README.md's capacitive table agrees with the firmware: each chip's address, its
-electrodes in order and its IRQ pin are the ones `firmware.drivers.touch_pads` uses."""
+electrodes in order and its IRQ pin are the ones `firmware.drivers.touch_pads` uses, and the
+tops it lists as working are the physical model's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,11 @@ from types import ModuleType
 
 from board_rules.codenames.grid import SIZE, Coord
 from firmware.drivers.touch_pads import ADDRESSES, TouchPadsConfig, electrode_of, parse_switch
+from firmware.virtual.mpr121_physics import (
+    SUPPORTED_STACKS,
+    UNSUPPORTED_STACKS,
+    build_from_mechanics,
+)
 
 from ..paths import REPO
 
@@ -78,3 +84,16 @@ def test_touch_svg_check_mode_reports_a_stale_file(tmp_path: Path) -> None:
     stale = tmp_path / "touch.svg"
     stale.write_text("<svg/>", encoding="utf-8")
     assert load_touch_generator().main(["--check", "--output", str(stale)]) == 1
+
+
+def test_the_readme_lists_the_stacks_the_model_holds_to_working_and_not() -> None:
+    section = README.split("## The capacitive table (MPR121)", 1)[1].split("\n## ", 1)[0]
+    table = section.split("| Top under the cards", 1)[1].split("\n\n", 1)[0]
+    rows = [line.strip("|").split("|") for line in table.splitlines()[2:]]
+    verdicts = {name.strip(): verdict.strip() for name, verdict in rows}
+    works = {name for name, verdict in verdicts.items() if verdict.startswith("Yes")}
+    fails = {name for name, verdict in verdicts.items() if verdict.startswith("No")}
+    assert works == set(SUPPORTED_STACKS)
+    assert fails == set(UNSUPPORTED_STACKS)
+    stack, _ = build_from_mechanics(REPO / "hardware" / "mechanics.toml")
+    assert "reference build" in verdicts[f"{stack.top} {stack.top_mm:g} mm"]
