@@ -26,7 +26,7 @@ from board_rules.codenames import (
 )
 from firmware.errors import UsageError
 from firmware.table.i18n import translations
-from firmware.table.messages import NEW_GAME_HINT
+from firmware.table.screen_texts import NEW_GAME_HINT
 from firmware.table.screens import TableView, compose
 from firmware.text_input import TextInputError, display_name, read_text
 

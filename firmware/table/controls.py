@@ -37,7 +37,7 @@ from firmware.drivers.events import (
     PadPressed,
     PadStuck,
 )
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 
 SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)
 """The clue selector runs 0, 1, …, 9, ∞ and stops at both ends."""

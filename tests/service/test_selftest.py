@@ -20,7 +20,7 @@ from firmware.service.selftest import SWITCHES, Report, SelfTest
 from firmware.service.selftest import test_pattern as oled_test_pattern
 from firmware.table.i18n import translations
 from firmware.table.led_key import LedKey
-from firmware.table.messages import switch_name
+from firmware.table.screen_texts import switch_name
 from firmware.table.oled_render import render_screen
 from firmware.table.screens import OledScreen
 from firmware.virtual.encoder import VirtualEncoder
