@@ -15,6 +15,10 @@ Traceback (most recent call last):
 ...
 firmware.config_keys.SettingError: oled.contrast: expected a whole number 0–255, got 300
 
+A new key is one such field on the type its section builds and one line `key = default  # help`
+in `config.example.toml` (`tests/table/test_config_example.py` holds the two together); a key
+whose name differs from its field says so with `key=` (the pin map's `key="led.data"`).
+
 Every value is checked here, where it is read, so that the types it builds (and the drivers they
 are handed to) trust their fields: no value (`inf`, `1e300`, `nan`) reaches a timer or a loop that
 it would break or hang. An error is one line naming the key and what it accepts.

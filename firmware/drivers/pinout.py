@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, replace
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -344,7 +344,6 @@ def _check_unique(uses: list[PinUse]) -> None:
 
 
 _REQUIRED_SECTIONS = ("matrix", "encoder", "oled", "led")
-_OPTIONAL_KEYS = frozenset({"led.backend"})
 
 
 def _sections() -> dict[str, list[Declared]]:
@@ -361,7 +360,8 @@ def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = 
 
     `source` names where the table came from (a file path) and `key_prefix` where it sits in
     that file (`"pins."` for a config file's `[pins]` table); both only go into error messages.
-    The table must be complete; only `[buzzer]` and `led.backend` may be left out.
+    The table must be complete; only `[buzzer]` and the keys declared with a default
+    (`led.backend`) may be left out.
     """
     try:
         return _parse(data)
@@ -388,7 +388,8 @@ def _parse(data: Mapping[str, object]) -> PinMap:
         if not isinstance(table, Mapping):
             raise PinMapError(section, f"expected a table, got {_kind(table)}")
         for item in keys:
-            if item.key not in table and f"{section}.{item.key}" not in _OPTIONAL_KEYS:
+            # A key with a default (`setting`) may be left out; one without (`required`) not.
+            if item.key not in table and item.default is MISSING:
                 raise PinMapError(f"{section}.{item.key}", "missing")
         values.update(read_values(table, section, keys))
     return PinMap(**values)

@@ -3,10 +3,10 @@
 `/etc/codenames-table/config.toml` on the Pi, or `--config PATH`. Every key is optional and has
 the default that `config.example.toml` documents. An unknown key, a wrong type, a value out of its
 range or a pin clash raises `ConfigError` naming the key (and the range), and the command exits 2:
-the table never starts half-configured. Every number is bounded here, where it is read, so that
-no value (`inf`, `1e300`, `1e-9`) reaches a timer or a loop that it would break or hang. The file
-is read as `firmware.text_input` reads every text: at most 1 MiB, UTF-8 with or without a
-byte-order mark.
+the table never starts half-configured. Each key is declared once, on the field it sets, with its
+range and help (`firmware.config_keys`); this module reads the sections into their types and
+checks what spans keys (pins used twice, the touch thresholds' hysteresis). The file is read as
+`firmware.text_input` reads every text: at most 1 MiB, UTF-8 with or without a byte-order mark.
 """
 
 from __future__ import annotations
