@@ -26,7 +26,8 @@ from schematic import (
     load_parts,
 )
 
-from firmware.drivers import console, matrix_wires
+from firmware.drivers import matrix_wires
+from firmware.drivers.buzzer import BUZZER_TONE
 
 NGSPICE = "ngspice"
 
@@ -442,7 +443,7 @@ def buzzer() -> Iterator[Finding]:
     """GPIO 12 at the firmware's highest tone into the BC337-40 stage and the transducer."""
     parts = load_parts()
     sounder, transistor = parts["buzzer"], parts["npn"]
-    top_hz = console.BUZZER_TONE.frequency * 2  # the firmware plays an octave either side
+    top_hz = BUZZER_TONE.frequency * 2  # the firmware plays an octave either side
     period = 1 / top_hz
     deck = f"""* buzzer stage at {top_hz:.0f} Hz
 {DIODE_MODEL}
@@ -520,11 +521,11 @@ print vsat vpeak ipeak ibase
     yield Finding(
         "buzzer",
         "firmware's middle tone against the transducer's resonance",
-        console.BUZZER_TONE.frequency / sounder["resonance_hz"],
+        BUZZER_TONE.frequency / sounder["resonance_hz"],
         "×",
         0.5,
         2.0,
-        "BUZZER_TONE, firmware/drivers/console.py, within an octave of the resonance",
+        "BUZZER_TONE, firmware/drivers/buzzer.py, within an octave of the resonance",
     )
 
 

@@ -21,7 +21,7 @@ from firmware.virtual.ssd1306 import VirtualSSD1306
 
 ADDRESS = 0x3C
 SIZE = (128, 64)
-STILL = OledConfig(shift_every=None)
+STILL = OledConfig(shift_every_s=0)
 """No timers of its own: the picture on the chip is exactly the last image shown."""
 
 

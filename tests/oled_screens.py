@@ -22,7 +22,7 @@ from PIL import Image
 
 from board_rules.codenames import UNLIMITED, Coord, GameState, Identity, Mode, Reason, Team
 from firmware.drivers.events import ButtonHeld, ConsoleButton, EncoderTurned, MultiplePads
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.controls import FIRST_SELECTOR
 from firmware.table.menu import Menu
 from firmware.table.oled_render import render_screen

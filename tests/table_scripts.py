@@ -18,7 +18,7 @@ from .rules_helpers import KEY_TEXT
 
 KEY_LINE = f"key {KEY_TEXT}"
 """The script line that deals the known key (rules_helpers.KEY)."""
-STILL = replace(TableConfig(), oled=OledConfig(shift_every=None))
+STILL = replace(TableConfig(), oled=OledConfig(shift_every_s=0))
 """The default config without the burn-in shift, so that the chip's memory can be compared with
 the rendered screen."""
 

@@ -230,7 +230,7 @@ def bench_config(backend: str = "matrix") -> TableConfig:
     config = TableConfig()
     return replace(
         config,
-        oled=replace(config.oled, shift_every=None),
+        oled=replace(config.oled, shift_every_s=0),
         inputs=replace(config.inputs, backend=backend),
     )
 

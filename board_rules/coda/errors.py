@@ -7,10 +7,8 @@ are `ValueError`s.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from board_rules.coda.reasons import Reason
+from board_rules import errors
+from board_rules.coda.reasons import Reason
 
 
 class CodaError(Exception):
@@ -37,9 +35,5 @@ class InconsistentViewError(CodaError, ValueError):
     """A player's view that no deal of the tiles can explain (a forged or corrupted view)."""
 
 
-class IllegalActionError(CodaError, ValueError):
+class IllegalActionError(errors.IllegalActionError[Reason], CodaError):
     """A well-formed action that the rules reject in the current state."""
-
-    def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.value)
-        self.reason = reason

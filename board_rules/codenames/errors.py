@@ -6,10 +6,8 @@ Malformed input (a coordinate, key or action that cannot be read) is told apart 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from board_rules.codenames.reasons import Reason
+from board_rules import errors
+from board_rules.codenames.reasons import Reason
 
 
 class CodenamesError(Exception):
@@ -32,9 +30,5 @@ class InvalidStateError(CodenamesError, ValueError):
     """A serialised game state that is malformed, of another version, or inconsistent."""
 
 
-class IllegalActionError(CodenamesError, ValueError):
+class IllegalActionError(errors.IllegalActionError[Reason], CodenamesError):
     """A well-formed action that the rules reject in the current state."""
-
-    def __init__(self, reason: Reason) -> None:
-        super().__init__(reason.value)
-        self.reason = reason

@@ -128,7 +128,7 @@ MISSION_LOST = "Mission failed"
 OPPONENTS_TURN = "Opponent's turn"
 OLED_SCORE = "Score: {score}"
 OURS_THEIRS = "Ours {own} · Theirs {enemy}"
-"""The OLED's own words for a co-op game (`firmware.table.messages`), read from the same
+"""The OLED's own words for a co-op game (`firmware.table.screen_texts`), read from the same
 catalog so that the café says what the table says."""
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from firmware.cli.command import Commands
 from firmware.errors import UsageError
 
 
-def add_broker_recipe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_broker_recipe_parser(commands: Commands) -> None:
     """The `broker-recipe` subcommand's options."""
     recipe = commands.add_parser(
         "broker-recipe",
@@ -47,6 +48,7 @@ def add_broker_recipe_parser(commands: argparse._SubParsersAction[argparse.Argum
         metavar="DIR",
         help="where the broker's files go on its machine (/etc/mosquitto/codenames)",
     )
+    recipe.set_defaults(run=run_broker_recipe)
 
 
 def run_broker_recipe(args: argparse.Namespace) -> int:

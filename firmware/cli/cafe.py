@@ -9,11 +9,12 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
+from firmware.cli.command import Commands
 from firmware.errors import UsageError
 from firmware.table.i18n import LANGUAGE_METAVAR, LANGUAGES
 
 
-def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_cafe_parser(commands: Commands) -> None:
     """The `cafe` subcommand's options."""
     cafe = commands.add_parser(
         "cafe",
@@ -56,6 +57,7 @@ def add_cafe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help="the language of both views (default: the locale's, from LC_ALL, LC_MESSAGES or "
         "LANG, when it is one of these; else en)",
     )
+    cafe.set_defaults(run=run_cafe_command)
 
 
 def run_cafe_command(args: argparse.Namespace) -> int:

@@ -1,6 +1,8 @@
 """The `codenames-table` command and its subcommands.
 
-Each subcommand's module is imported only when it runs: start-up time matters on a Pi Zero 2 W.
+Every subcommand is registered the same way (`firmware.cli.command`): its options on its own
+subparser and its runner, whose module is imported only when it runs (start-up time matters on a
+Pi Zero 2 W). `COMMANDS` lists them.
 
 A command refuses bad input by raising `firmware.errors.UsageError`: `main` alone prints it, as one
 line after the command's name (`codenames-table sim: --headless needs --script FILE`), and exits 2.
@@ -22,12 +24,13 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
 
 from firmware.cli.broker_recipe import add_broker_recipe_parser
 from firmware.cli.cafe import add_cafe_parser
+from firmware.cli.command import Commands, Runner, runs
 from firmware.cli.provision import add_provision_parser
 from firmware.cli.retire import add_retire_parser
 from firmware.cli.update import add_update_parser
@@ -75,7 +78,7 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
-def _add_replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_replay_parser(commands: Commands) -> None:
     """`replay`: a transcript through the rules."""
     replay = commands.add_parser(
         "replay",
@@ -102,18 +105,11 @@ def _add_replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default="en",
         help="the language of --summary's line",
     )
+    replay.set_defaults(run=runs("firmware.cli.replay", "run_replay_command"))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="codenames-table", description="Firmware of the Codenames game table."
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    _add_replay_parser(commands)
-
+def _add_sim_parser(commands: Commands) -> None:
+    """`sim`: the table on virtual hardware."""
     sim = commands.add_parser(
         "sim",
         help="run the table on virtual hardware",
@@ -128,7 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--words", type=Path, metavar="FILE", help="a word list for the cards, one word a line"
     )
+    sim.set_defaults(run=runs("firmware.cli.sim", "run_sim"))
 
+
+def _add_run_parser(commands: Commands) -> None:
+    """`run`: the table on the Pi's hardware (the service)."""
     run = commands.add_parser(
         "run",
         help="run the table on the Raspberry Pi's hardware",
@@ -151,7 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
         " the service test); SCRIPT is played once the table is up; the state folder may be "
         "one a reboot empties, such as /tmp",
     )
+    run.set_defaults(run=runs("firmware.service.run", "run_table"))
 
+
+def _add_selftest_parser(commands: Commands) -> None:
+    """`selftest`: the hardware check, or with `--fleet` the broker's."""
     selftest = commands.add_parser(
         "selftest",
         help="check the table's hardware, guided on the OLED",
@@ -180,7 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="connect to the [fleet] broker as the table does, publishing nothing, and say in "
         "one line whether it accepts the table (exit 1 when not); runs beside the service",
     )
+    selftest.set_defaults(run=_run_selftest)
 
+
+def _add_stats_parser(commands: Commands) -> None:
+    """`stats`: how the table is used."""
     stats = commands.add_parser(
         "stats",
         help="how the table is used, from the saved games",
@@ -189,7 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_record_options(stats)
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.set_defaults(run=runs("firmware.cli.stats", "run_stats"))
 
+
+def _add_history_parser(commands: Commands) -> None:
+    """`history`: the saved games."""
     history = commands.add_parser(
         "history",
         help="list the saved games, newest first",
@@ -198,7 +210,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_record_options(history)
     history.add_argument("--json", action="store_true", help="print one JSON array")
     history.add_argument("--limit", type=int, metavar="N", help="only the N newest games")
+    history.set_defaults(run=runs("firmware.cli.history", "run_history"))
 
+
+def _add_export_parser(commands: Commands) -> None:
+    """`export`: a saved game as a transcript."""
     export = commands.add_parser(
         "export",
         help="write a saved game as a transcript for `replay`",
@@ -211,7 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--with-key", action="store_true", help="export a game still in play, key included"
     )
+    export.set_defaults(run=runs("firmware.cli.export", "run_export"))
 
+
+def _add_coda_parser(commands: Commands) -> None:
+    """`coda`: the tile game."""
     coda = commands.add_parser(
         "coda",
         help="play Coda, the tile code-breaking game, against computer opponents",
@@ -249,11 +269,45 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="on screen: the optional time rule, a minute and 20 seconds for each attack",
     )
-    add_cafe_parser(commands)
-    add_broker_recipe_parser(commands)
-    add_retire_parser(commands)
-    add_provision_parser(commands)
-    add_update_parser(commands)
+    coda.set_defaults(run=runs("firmware.cli.coda", "run_coda"))
+
+
+def _run_selftest(args: argparse.Namespace) -> int:
+    module, function = (
+        ("firmware.service.selftest_fleet", "run_fleet_check")
+        if args.fleet
+        else ("firmware.service.selftest_pi", "run_selftest")
+    )
+    return runs(module, function)(args)
+
+
+COMMANDS: tuple[Callable[[Commands], None], ...] = (
+    _add_replay_parser,
+    _add_sim_parser,
+    _add_run_parser,
+    _add_selftest_parser,
+    _add_stats_parser,
+    _add_history_parser,
+    _add_export_parser,
+    _add_coda_parser,
+    add_cafe_parser,
+    add_broker_recipe_parser,
+    add_retire_parser,
+    add_provision_parser,
+    add_update_parser,
+)
+"""Every subcommand, in the order `--help` lists them (see `firmware.cli.command`)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="codenames-table", description="Firmware of the Codenames game table."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add_parser in COMMANDS:
+        add_parser(commands)
     return parser
 
 
@@ -289,7 +343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sig: signal.signal(sig, _raise_stopped) for sig in (signal.SIGINT, signal.SIGTERM)
         }
     try:
-        code = _dispatch(args)
+        run: Runner = args.run
+        code = run(args)
         sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
         return code
     except UsageError as error:
@@ -315,62 +370,3 @@ def _discard_stdout() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-
-
-def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "replay":
-        from firmware.cli.replay import run_replay
-
-        language = args.lang if args.summary else None
-        return run_replay(args.file, seed=args.seed, strict=args.strict, summary=language)
-    if args.command == "sim":
-        from firmware.cli.sim import run_sim
-
-        return run_sim(args)
-    if args.command == "selftest" and args.fleet:
-        from firmware.service.selftest_fleet import run_fleet_check
-
-        return run_fleet_check(args)
-    if args.command == "selftest":
-        from firmware.service.selftest_pi import run_selftest
-
-        return run_selftest(args)
-    if args.command == "stats":
-        from firmware.cli.stats import run_stats
-
-        return run_stats(args)
-    if args.command == "history":
-        from firmware.cli.history import run_history
-
-        return run_history(args)
-    if args.command == "export":
-        from firmware.cli.export import run_export
-
-        return run_export(args)
-    if args.command == "cafe":
-        from firmware.cli.cafe import run_cafe_command
-
-        return run_cafe_command(args)
-    if args.command == "broker-recipe":
-        from firmware.cli.broker_recipe import run_broker_recipe
-
-        return run_broker_recipe(args)
-    if args.command == "retire":
-        from firmware.cli.retire import run_retire
-
-        return run_retire(args)
-    if args.command == "provision":
-        from firmware.cli.provision import run_provision
-
-        return run_provision(args)
-    if args.command == "update":
-        from firmware.cli.update import run_update
-
-        return run_update(args)
-    if args.command == "coda":
-        from firmware.cli.coda import run_coda
-
-        return run_coda(args)
-    from firmware.service.run import run_table
-
-    return run_table(args)

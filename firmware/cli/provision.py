@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from firmware.cli.command import Commands
 
-def add_provision_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+
+def add_provision_parser(commands: Commands) -> None:
     """The `provision` subcommand's options."""
     provision = commands.add_parser(
         "provision",
@@ -72,6 +74,7 @@ def add_provision_parser(commands: argparse._SubParsersAction[argparse.ArgumentP
         metavar="PATH",
         help="one table's mounted boot partition (the card's bootfs), written straight to it",
     )
+    provision.set_defaults(run=run_provision)
 
 
 def run_provision(args: argparse.Namespace) -> int:

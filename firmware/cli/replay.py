@@ -9,6 +9,7 @@ would say of the final state instead of the JSON.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import secrets
@@ -26,7 +27,7 @@ from board_rules.codenames import (
 )
 from firmware.errors import UsageError
 from firmware.table.i18n import translations
-from firmware.table.messages import NEW_GAME_HINT
+from firmware.table.screen_texts import NEW_GAME_HINT
 from firmware.table.screens import TableView, compose
 from firmware.text_input import TextInputError, display_name, read_text
 
@@ -66,6 +67,12 @@ def summary_line(state: GameState, language: str) -> str:
     screen = compose(TableView(state, selector=1), catalog)
     hint = catalog.gettext(NEW_GAME_HINT)
     return " · ".join(line for line in screen.text_lines if line != hint)
+
+
+def run_replay_command(args: argparse.Namespace) -> int:
+    """Run `replay` as the command line gives it."""
+    language = args.lang if args.summary else None
+    return run_replay(args.file, seed=args.seed, strict=args.strict, summary=language)
 
 
 def run_replay(

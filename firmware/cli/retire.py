@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware.cli.command import Commands
 from firmware.errors import UsageError
 
 if TYPE_CHECKING:
     from firmware.fleet.broker import Credentials
 
 
-def add_retire_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_retire_parser(commands: Commands) -> None:
     """The `retire` subcommand's options."""
     retire = commands.add_parser(
         "retire",
@@ -35,6 +36,7 @@ def add_retire_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     retire.add_argument(
         "--force", action="store_true", help="clear it even though it says it is online"
     )
+    retire.set_defaults(run=run_retire)
 
 
 def run_retire(args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from firmware.cli.cloud_init import STAFF_USER
+from firmware.cli.command import Commands
 from firmware.errors import UsageError
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ UPDATE_UNIT = "codenames-table-update"
 """The transient unit `--on` runs each table's update in, detached from the SSH session."""
 
 
-def add_update_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_update_parser(commands: Commands) -> None:
     """The `update` subcommand's options."""
     update = commands.add_parser(
         "update",
@@ -92,6 +93,7 @@ def add_update_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help=f"an unfinished game without an action for N minutes is not in play "
         f"(default {IDLE_MINUTES:g})",
     )
+    update.set_defaults(run=run_update)
 
 
 def run_update(args: argparse.Namespace) -> int:

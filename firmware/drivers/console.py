@@ -1,4 +1,5 @@
-"""The console: switch matrix, rotary encoder with push switch and buzzer, as one input queue.
+"""The console: the switches (matrix or touch pads) and the rotary encoder with its push switch,
+as one input queue.
 
 The spymaster turns the encoder to choose the clue number and pushes it to announce the clue; a
 long push opens the menu. The five console buttons sit in the switch matrix with the card pads.
@@ -6,23 +7,20 @@ The console turns all of them into plain `firmware.drivers.events` on a queue fo
 loop, adds the holds (a `ButtonHeld` fired by a clock timer while the finger is still down, so the
 table reacts before the release), and knows nothing of the rules.
 
-The buzzer's pin is driven low first thing when the console opens and last thing before it is
-released: the Pi keeps a released output at its last level, and how a software PWM stops is the
-backend's business, so a table stopped mid-tone (or restarted after the watchdog killed it) must
-never leave the buzzer's transistor switched on.
+The switches come ready to open (`SwitchesOpener`: the matrix or the touch pads as the config
+wires them, `firmware.table.devices`); the buzzer, an output, is `firmware.drivers.buzzer`.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Protocol
 
-from gpiozero import DigitalInputDevice, RotaryEncoder, TonalBuzzer
+from gpiozero import DigitalInputDevice, RotaryEncoder
 from gpiozero.pins import Factory
-from gpiozero.tones import Tone
 
 from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.events import (
@@ -36,8 +34,7 @@ from firmware.drivers.events import (
     InputEvent,
     MatrixEvent,
 )
-from firmware.drivers.matrix import PRESS_CONFIRM_MS, RELEASE_DEBOUNCE_MS, SwitchMatrix
-from firmware.drivers.matrix_wires import SETTLE_S, busy_wait
+from firmware.drivers.matrix import RELEASE_DEBOUNCE_MS, SwitchMatrix
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
 DEFAULT_HOLDS: Mapping[ConsoleButton, float] = MappingProxyType(
@@ -72,10 +69,6 @@ class EventSink(Protocol):
         """Take one event without blocking."""
 
 
-BUZZER_TONE = Tone("A6")
-"""The buzzer's middle tone (1760 Hz); a beep may go an octave either side."""
-
-
 class Console:
     """The table's input hardware, reporting `InputEvent`s on a queue.
 
@@ -83,41 +76,30 @@ class Console:
     that the application's loop also feeds with its own messages). Events are put from gpiozero's
     callback thread (encoder) and the clock's thread (matrix, holds); `queue.Queue` makes that
     safe. Pins come from `pin_factory` (gpiozero's default when `None`), wired as the default pin
-    map unless told otherwise; `buzzer` is the pin of an optional passive buzzer, which needs a
-    PWM-capable pin. `settle_s` and `settle_wait` go to the switch matrix (`SwitchMatrix`): the
-    config derives the settle time from the table's column pull-ups.
+    map unless told otherwise. `switches` opens the pads and buttons reporting to the console;
+    without it, a `SwitchMatrix` on the default pins and timing.
 
-    `debounce_ms` and `press_confirm_ms` go to the matrix as well; the encoder push is debounced
-    here with the clock for `debounce_ms`, read once it has been still that long (so a glitch,
-    over by then, changes nothing). It is a plain input and
-    not a gpiozero `Button`, whose hold thread wakes every 100 ms even while nothing happens.
+    The encoder push is debounced here with the clock for `debounce_ms`, read once it has been
+    still that long (so a glitch, over by then, changes nothing). It is a plain input and not a
+    gpiozero `Button`, whose hold thread wakes every 100 ms even while nothing happens.
     """
 
     def __init__(
         self,
         clock: Clock,
         *,
+        switches: SwitchesOpener | None = None,
         pin_factory: Factory | None = None,
         events: EventSink | None = None,
-        matrix_rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
-        matrix_columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
         encoder_a: int = DEFAULT_PIN_MAP.encoder_a,
         encoder_b: int = DEFAULT_PIN_MAP.encoder_b,
         encoder_push: int = DEFAULT_PIN_MAP.encoder_push,
-        buzzer: int | None = None,
         debounce_ms: float = RELEASE_DEBOUNCE_MS,
-        press_confirm_ms: float = PRESS_CONFIRM_MS,
-        stuck_after_s: float = 10.0,
         holds: Mapping[ConsoleButton, float] = DEFAULT_HOLDS,
         push_hold_s: float = PUSH_HOLD_S,
-        switches: SwitchesOpener | None = None,
-        settle_s: float = SETTLE_S,
-        settle_wait: Callable[[float], None] = busy_wait,
     ) -> None:
         if any(seconds <= 0 for seconds in holds.values()) or push_hold_s <= 0:
             raise ValueError("hold times must be more than 0 s")
-        if debounce_ms < 0:
-            raise ValueError("debounce_ms must be 0 or more")
         self._clock = clock
         self._own_events: queue.Queue[InputEvent] | None = None
         if events is None:
@@ -139,19 +121,10 @@ class Console:
         self._push_held = False
         self._push_settle: Timer | None = None
         self._push_hold: Timer | None = None
-        self._beep_timers: list[Timer] = []
         self._matrix: Switches | None = None
         self._encoder: RotaryEncoder | None = None
         self._push: DigitalInputDevice | None = None
-        self._buzzer: TonalBuzzer | None = None
         try:
-            # The buzzer first: a pin left high by a run that was killed mid-tone is driven
-            # low even when a later device fails to open.
-            if buzzer is not None:
-                self._buzzer = TonalBuzzer(
-                    buzzer, mid_tone=BUZZER_TONE, octaves=1, pin_factory=pin_factory
-                )
-                self._silence()
             self._encoder = RotaryEncoder(
                 encoder_a, encoder_b, max_steps=0, pin_factory=pin_factory
             )
@@ -160,22 +133,10 @@ class Console:
             self._push = DigitalInputDevice(encoder_push, pull_up=True, pin_factory=pin_factory)
             self._push.when_activated = self._push_edge
             self._push.when_deactivated = self._push_edge
-            if switches is not None:
-                # The capacitive pads replace the whole matrix, console buttons included.
-                self._matrix = switches(self._matrix_event)
+            if switches is None:
+                self._matrix = SwitchMatrix(clock, self._matrix_event, pin_factory=pin_factory)
             else:
-                self._matrix = SwitchMatrix(
-                    clock,
-                    self._matrix_event,
-                    rows=matrix_rows,
-                    columns=matrix_columns,
-                    pin_factory=pin_factory,
-                    debounce_ms=debounce_ms,
-                    press_confirm_ms=press_confirm_ms,
-                    stuck_after_s=stuck_after_s,
-                    settle_s=settle_s,
-                    settle_wait=settle_wait,
-                )
+                self._matrix = switches(self._matrix_event)
         except BaseException:
             self.close()
             raise
@@ -193,85 +154,21 @@ class Console:
         have no such state and are never busy."""
         return isinstance(self._matrix, SwitchMatrix) and self._matrix.scanning
 
-    @property
-    def has_buzzer(self) -> bool:
-        """True when a buzzer is fitted."""
-        return self._buzzer is not None
-
-    def beep(
-        self, on_s: float = 0.08, *, count: int = 1, off_s: float = 0.08, hz: float = 1760.0
-    ) -> None:
-        """Sound `count` beeps of `on_s` seconds, `off_s` apart; replaces a beep still playing.
-
-        Does nothing without a buzzer. `hz` must lie within an octave of `BUZZER_TONE`.
-        """
-        if on_s <= 0 or off_s < 0 or count < 1:
-            raise ValueError("a beep needs on_s > 0, off_s >= 0 and count >= 1")
-        buzzer = self._buzzer
-        if buzzer is None:
-            return
-        tone = Tone.from_frequency(hz)
-        if not buzzer.min_tone.frequency <= tone.frequency <= buzzer.max_tone.frequency:
-            raise ValueError(
-                f"the buzzer plays {buzzer.min_tone.frequency:.0f} to "
-                f"{buzzer.max_tone.frequency:.0f} Hz, not {hz:.0f} Hz"
-            )
-        with self._lock:
-            if self._closed:
-                return
-            for timer in self._beep_timers:
-                timer.cancel()
-            self._beep_timers = []
-            buzzer.play(tone)
-            period = on_s + off_s
-            for index in range(count):
-                if index > 0:
-                    self._beep_timers.append(
-                        self._clock.call_later(index * period, lambda: self._sound(tone))
-                    )
-                self._beep_timers.append(
-                    self._clock.call_later(index * period + on_s, lambda: self._sound(None))
-                )
-
-    def _sound(self, tone: Tone | None) -> None:
-        with self._lock:
-            if self._closed or self._buzzer is None:
-                return
-            if tone is None:
-                self._silence()
-            else:
-                self._buzzer.play(tone)
-
-    def _silence(self) -> None:
-        """Stop the tone and drive the buzzer's pin low (not merely stop the PWM)."""
-        if self._buzzer is not None and not self._buzzer.closed:
-            self._buzzer.stop()
-            self._buzzer.pwm_device.off()
-
     def close(self) -> None:
-        """Stop every timer, drive the buzzer low and release the pins. Idempotent."""
+        """Stop every timer and release the pins. Idempotent."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            timers = [
-                *self._hold_timers.values(),
-                *self._beep_timers,
-                self._push_settle,
-                self._push_hold,
-            ]
-            for timer in timers:
+            for timer in (*self._hold_timers.values(), self._push_settle, self._push_hold):
                 if timer is not None:
                     timer.cancel()
             self._hold_timers.clear()
-            self._beep_timers = []
-            # Under the lock, after `_closed`: no beep timer can start the tone again.
-            self._silence()
         # Outside the lock: closing a device may wait for its callback thread, which may be
         # waiting for this lock.
         if self._matrix is not None:
             self._matrix.close()
-        for device in (self._buzzer, self._push, self._encoder):
+        for device in (self._push, self._encoder):
             if device is not None:
                 device.close()
 

@@ -26,11 +26,11 @@ right, bottom, left of the board, and turn with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 
 from board_rules.codenames.grid import SIZE, Coord
+from firmware.config_keys import FLAG, one_of, setting, whole
 from firmware.errors import FirmwareError
 
 CELLS = SIZE * SIZE
@@ -96,38 +96,23 @@ Light = Coord | Side
 
 @dataclass(frozen=True)
 class LedLayout:
-    """The wiring of the key's pixel chain; the default is the reference build."""
+    """The wiring of the key's pixel chain (`[led.layout]` of the config, its keys declared
+    here); the default is the reference build."""
 
-    serpentine: bool = True
-    rotation: int = 0
-    mirror: bool = False
-    offset: int = 0
-
-    def __post_init__(self) -> None:
-        # TOML hands over whatever was typed: `rotation = "90"` or `mirror = "yes"` must be
-        # refused here, with the setting named, not misread later as a silent wrong map.
-        for name in ("serpentine", "mirror"):
-            if not isinstance(getattr(self, name), bool):
-                raise LedConfigError(name, f"must be true or false, not {getattr(self, name)!r}")
-        if not _is_int(self.rotation) or self.rotation not in ROTATIONS:
-            raise LedConfigError(
-                "rotation", f"must be 0, 90, 180 or 270 (degrees clockwise), not {self.rotation!r}"
-            )
-        if not _is_int(self.offset) or not 0 <= self.offset <= MAX_OFFSET:
-            raise LedConfigError(
-                "offset", f"must be a whole number from 0 to {MAX_OFFSET}, not {self.offset!r}"
-            )
-
-    @classmethod
-    def from_mapping(cls, settings: Mapping[str, object]) -> LedLayout:
-        """Read the layout from a config table; unknown settings are refused by name."""
-        known = {f.name for f in fields(cls)}
-        for name in settings:
-            if name not in known:
-                raise LedConfigError(
-                    name, f"unknown layout setting; known are {', '.join(sorted(known))}"
-                )
-        return cls(**settings)  # type: ignore[arg-type]  # every value is checked in __post_init__
+    serpentine: bool = setting(
+        True, FLAG, "rows run A1..E1, E2..A2, A3..E3 (false: every row from A)"
+    )
+    rotation: int = setting(
+        0,
+        one_of(ROTATIONS, "0, 90, 180 or 270 (degrees clockwise)"),
+        "0, 90, 180 or 270: the strip's first cell turned clockwise from A1",
+    )
+    mirror: bool = setting(False, FLAG, "true: columns mirrored (applied before the rotation)")
+    offset: int = setting(
+        0,
+        whole(0, MAX_OFFSET, f"a whole number from 0 to {MAX_OFFSET}"),
+        "dark pixels on the chain before A1, 0-100",
+    )
 
     @property
     def pixel_count(self) -> int:
@@ -174,11 +159,6 @@ class LedLayout:
         for _ in range(self.rotation // 90):
             side = side.clockwise
         return side
-
-
-def _is_int(value: object) -> bool:
-    # bool is an int subclass, but `rotation = true` is a typo, not a rotation.
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 __all__ = [

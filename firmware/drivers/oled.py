@@ -24,10 +24,12 @@ from dataclasses import dataclass, replace
 
 from PIL import Image
 
+from firmware.config_keys import FLAG, GPIO, number, one_of, setting, whole
 from firmware.drivers.clock import Clock, Timer
 from firmware.drivers.framebuffer_diff import check_image, image_to_ram
+from firmware.drivers.i2c_bus import I2CBus, open_board_i2c
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
-from firmware.drivers.ssd1306_link import I2CBus, Ssd1306Link
+from firmware.drivers.ssd1306_link import Ssd1306Link
 from firmware.drivers.ssd1306_protocol import FRAME_BYTES, Controller
 
 log = logging.getLogger(__name__)
@@ -42,49 +44,68 @@ SECOND_ADDRESS = 0x3D
 resistor on the back marked 0x7A/0x78, the 8-bit form of 0x3D/0x3C)."""
 
 
-def _check_address(address: int, what: str) -> None:
-    if not 0x08 <= address <= 0x77:
-        raise ValueError(f"{what} address 0x{address:02x} is not a 7-bit I2C address")
+_ADDRESS = whole(0x08, 0x77, "a 7-bit I2C address, as 0x3D")
 
 
 @dataclass(frozen=True)
 class SecondOled:
     """A second display on the same bus, for the other side of the table."""
 
-    address: int = SECOND_ADDRESS
-    rotate_180: bool = True
+    address: int = setting(
+        SECOND_ADDRESS,
+        _ADDRESS,
+        "strapped to the other address (the first is [pins.oled] address)",
+    )
+    rotate_180: bool = setting(True, FLAG, "it faces the other way: the chip turns its picture")
     """It faces the players across the table: mounted the other way round, the chip turns it."""
-    reset_pin: int | None = None
+    reset_pin: int | None = setting(
+        None, GPIO, "its own RES line, if it needs one (GPIO 4: no shutdown button then)"
+    )
     """BCM GPIO wired to its RES, if its module needs one (as `OledConfig.reset_pin`)."""
-
-    def __post_init__(self) -> None:
-        _check_address(self.address, "second OLED")
 
 
 @dataclass(frozen=True)
 class OledConfig:
-    """Settings of the OLED; every time is in seconds, None turns a feature off."""
+    """Settings of the OLED (`[oled]` of the config, its keys declared here); every time is in
+    seconds."""
 
     address: int = DEFAULT_PIN_MAP.oled_address
-    controller: Controller = Controller.SSD1306
+    controller: Controller = setting(
+        Controller.SSD1306,
+        one_of(("ssd1306", "ssd1309"), '"ssd1306" or "ssd1309"', Controller),
+        '"ssd1309": the larger 2.42-inch panel, wired the same way',
+    )
     """The panel's controller: the 0.96-inch SSD1306 or the 2.42-inch SSD1309."""
-    reset_pin: int | None = None
+    reset_pin: int | None = setting(
+        None,
+        GPIO,
+        """a free BCM GPIO wired to RES, pulsed before each init: 2.42-inch boards without a
+        reset circuit need it (leave out when RES is high)""",
+    )
     """BCM GPIO wired to the module's RES, pulsed low before each initialisation; None when RES
     is held high on the module (most SSD1306 boards)."""
     second: SecondOled | None = None
     """A second display, showing the same screens; None: one display."""
-    contrast: int = 0x7F
+    contrast: int = setting(
+        0x7F,
+        whole(0, 255),
+        "0-255 while in use; half, because full contrast wears the panel sooner",
+    )
     """Contrast while in use (0–255). Half the segment current, the chip's own reset value: an
     OLED's pixels fade with the current through them, and faster the higher it is, so over long
     café hours full contrast burns the table's fixed labels into the panel sooner; half is still
     plain to read in a lit room, and a bright one can raise it."""
-    dim_contrast: int = 0x10
+    dim_contrast: int = setting(0x10, whole(0, 255), "0-255 while the table sleeps")
     """Contrast while dimmed."""
-    shift_every: float | None = 180.0
-    """Move the picture to the next of `shift_offsets` this often."""
+    shift_every_s: float = setting(
+        180.0,
+        number(10, 86_400, "seconds", off=True),
+        "burn-in guard: move the picture a pixel this often, 10-86400 s; 0: off",
+    )
+    """Move the picture to the next of `shift_offsets` this often; 0: never."""
     shift_offsets: tuple[tuple[int, int], ...] = ((0, 0), (1, 0), (1, 1), (0, 1))
     """Offsets (dx, dy) in pixels, visited in turn; screens keep a margin so nothing is cut."""
-    rotate_180: bool = False
+    rotate_180: bool = setting(False, FLAG, "true when the display is mounted upside down")
     """The module is mounted upside down: the chip turns the picture (segment remap, COM scan)."""
     retry_first: float = 0.5
     """Back-off before the first re-initialisation after an error; it doubles each failure."""
@@ -92,19 +113,8 @@ class OledConfig:
     """Longest back-off."""
 
     def __post_init__(self) -> None:
-        _check_address(self.address, "OLED")
-        if self.second is not None and self.second.address == self.address:
-            raise ValueError(f"the second OLED needs another address than 0x{self.address:02x}")
-        second_reset = None if self.second is None else self.second.reset_pin
-        pins = [pin for pin in (self.reset_pin, second_reset) if pin is not None]
-        if any(not 0 <= pin <= 27 for pin in pins) or len(set(pins)) < len(pins):
-            raise ValueError("OLED reset pins must be BCM GPIOs 0-27, one per display")
-        for name in ("contrast", "dim_contrast"):
-            if not 0 <= getattr(self, name) <= 0xFF:
-                raise ValueError(f"OLED {name} must be within 0 and 255")
-        # Chained, so that nan is refused too: inf or nan would break the clock's timer.
-        if self.shift_every is not None and not 0 < self.shift_every <= 86_400:
-            raise ValueError("OLED shift_every must be None or above 0 up to 86400 seconds")
+        # The config's keys are checked where they are read (`firmware.config_keys`); these are
+        # the driver's own constants.
         if not self.shift_offsets or any(
             abs(dx) > _MAX_SHIFT or abs(dy) > _MAX_SHIFT for dx, dy in self.shift_offsets
         ):
@@ -175,8 +185,8 @@ class Oled:
         self._io = threading.Lock()
         self._chip: Ssd1306Link | None = None
         with self._lock:
-            if self.config.shift_every is not None and len(self.config.shift_offsets) > 1:
-                self._shift_timer = clock.call_later(self.config.shift_every, self._shift_due)
+            if self.config.shift_every_s and len(self.config.shift_offsets) > 1:
+                self._shift_timer = clock.call_later(self.config.shift_every_s, self._shift_due)
         self._pump()
 
     # The application's side
@@ -259,11 +269,11 @@ class Oled:
 
     def _shift_due(self) -> None:
         with self._lock:
-            if self._closed or self.config.shift_every is None:
+            if self._closed or not self.config.shift_every_s:
                 return
             self._shift_index = (self._shift_index + 1) % len(self.config.shift_offsets)
             self._wanted += 1
-            self._shift_timer = self._clock.call_later(self.config.shift_every, self._shift_due)
+            self._shift_timer = self._clock.call_later(self.config.shift_every_s, self._shift_due)
         self._pump_from_timer()
 
     # Talking to the chip
@@ -313,7 +323,7 @@ class Oled:
         with self._lock:
             self._init_due = False
         if self._bus is None:
-            self._bus = _open_board_i2c()
+            self._bus = open_board_i2c()
         self._chip = Ssd1306Link(
             self._bus,
             self.config.address,
@@ -381,12 +391,3 @@ def _shifted(image: Image.Image, offset: tuple[int, int]) -> Image.Image:
     moved = Image.new("1", image.size, 0)
     moved.paste(image, offset)
     return moved
-
-
-def _open_board_i2c() -> I2CBus:
-    # Imported here: Blinka's board detection fails off the Pi, where a bus is always injected.
-    import board
-    import busio
-
-    bus: I2CBus = busio.I2C(board.SCL, board.SDA)
-    return bus

@@ -16,8 +16,8 @@ from gpiozero.pins import Factory
 from PIL import Image
 
 from firmware.drivers.clock import Clock
+from firmware.drivers.i2c_bus import I2CBus
 from firmware.drivers.oled import Oled, OledConfig
-from firmware.drivers.ssd1306_link import I2CBus
 
 log = logging.getLogger(__name__)
 

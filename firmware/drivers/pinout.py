@@ -19,13 +19,22 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, replace
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from firmware.config_keys import (
+    Declared,
+    Kind,
+    SettingError,
+    declared,
+    read_values,
+    required,
+    setting,
+)
 from firmware.errors import FirmwareError
 
 MATRIX_ROW_COUNT = 5
@@ -164,30 +173,87 @@ class PinUse:
         return HEADER_PINS[self.gpio]
 
 
+def _kind(value: object) -> str:
+    """A value's TOML type, for messages that talk the file's language."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, Mapping):
+        return "a table"
+    return f"a {type(value).__name__}"
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass in Python; `true` in the file is still a mistake.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints_got(value: object) -> str:
+    if isinstance(value, list):
+        return next(_kind(item) for item in value if not _is_int(item))
+    return _kind(value)
+
+
+# Only the type here: which pins a table may use is a question of the whole map (`PinMap`).
+_INTEGER = Kind(_is_int, "an integer", got=_kind)
+_PIN = _INTEGER
+_PINS = Kind(
+    lambda v: isinstance(v, list) and all(_is_int(item) for item in v),
+    "an array of integers",
+    tuple,
+    _ints_got,
+)
+
+
 @dataclass(frozen=True)
 class PinMap:
     """Every pin the table uses, BCM numbering; construction checks it (`PinMapError`)."""
 
-    matrix_rows: tuple[int, ...]
+    matrix_rows: tuple[int, ...] = required(
+        _PINS, "rows 1-5, top to bottom: outputs, driven low one at a time", key="matrix.rows"
+    )
     """Rows 1–5, top to bottom: outputs, driven low one at a time."""
 
-    matrix_columns: tuple[int, ...]
+    matrix_columns: tuple[int, ...] = required(
+        _PINS,
+        "columns A-E, then the console buttons' column: inputs with pull-ups",
+        key="matrix.columns",
+    )
     """Columns A–E, then the console column: inputs with pull-ups."""
 
-    encoder_a: int
-    encoder_b: int
-    encoder_push: int
-    buzzer: int | None
+    encoder_a: int = required(_PIN, "the rotary encoder's A", key="encoder.a")
+    encoder_b: int = required(_PIN, "the rotary encoder's B", key="encoder.b")
+    encoder_push: int = required(_PIN, "the rotary encoder's push switch", key="encoder.push")
+    buzzer: int | None = required(
+        _PIN, "the passive buzzer's transistor (no [buzzer]: no buzzer)", key="buzzer.pin"
+    )
     """The passive buzzer's transistor, or None when the table has no buzzer."""
 
-    i2c_bus: int
+    i2c_bus: int = required(_INTEGER, "always 1: I2C1 on GPIO 2 and 3", key="oled.bus")
     """Linux I2C bus number of the OLED: always `OLED_I2C_BUS`, written out so the file says so."""
 
-    oled_address: int
+    oled_address: int = required(_INTEGER, "the first display's 7-bit address", key="oled.address")
     """7-bit I2C address of the SSD1306."""
 
-    led_data: int
-    led_backend: LedBackend = LedBackend.AUTO
+    led_data: int = required(_PIN, "the LED key's data: GPIO 10, SPI0 MOSI", key="led.data")
+    led_backend: LedBackend = setting(
+        LedBackend.AUTO,
+        Kind(
+            lambda v: isinstance(v, str) and v in {b.value for b in LedBackend},
+            "one of " + ", ".join(f'"{backend.value}"' for backend in LedBackend),
+            LedBackend,
+            lambda v: repr(v) if isinstance(v, str) else _kind(v),
+        ),
+        """what drives the LED key: "auto" picks by the Pi's model, "ws281x" on a Pi 3, 4,
+        400, Zero 2 W, CM3 or CM4, "spi" on a Pi 5, 500, CM5 or any other; "ws281x" (not on a
+        Pi 5), "spi" (every Pi) or "virtual" (none)""",
+        key="led.backend",
+    )
 
     def __post_init__(self) -> None:
         _check_counts(self)
@@ -277,18 +343,16 @@ def _check_unique(uses: list[PinUse]) -> None:
             )
 
 
-# The layout of a pin-map table: section -> key -> reader. Kept as data so that unknown keys
-# are found by comparison, not by forgetting to check.
 _REQUIRED_SECTIONS = ("matrix", "encoder", "oled", "led")
-_OPTIONAL_SECTIONS = ("buzzer",)
-_KEYS: Mapping[str, tuple[str, ...]] = {
-    "matrix": ("rows", "columns"),
-    "encoder": ("a", "b", "push"),
-    "buzzer": ("pin",),
-    "oled": ("bus", "address"),
-    "led": ("data", "backend"),
-}
-_OPTIONAL_KEYS = frozenset({"led.backend"})
+
+
+def _sections() -> dict[str, list[Declared]]:
+    """The pin map's keys by the table they sit in, each named as in its table."""
+    sections: dict[str, list[Declared]] = {}
+    for item in declared(PinMap):
+        section, _, key = item.key.partition(".")
+        sections.setdefault(section, []).append(replace(item, key=key))
+    return sections
 
 
 def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = "") -> PinMap:
@@ -296,10 +360,13 @@ def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = 
 
     `source` names where the table came from (a file path) and `key_prefix` where it sits in
     that file (`"pins."` for a config file's `[pins]` table); both only go into error messages.
-    The table must be complete; only `[buzzer]` and `led.backend` may be left out.
+    The table must be complete; only `[buzzer]` and the keys declared with a default
+    (`led.backend`) may be left out.
     """
     try:
         return _parse(data)
+    except SettingError as error:
+        raise PinMapError(error.key, error.problem).located(source, key_prefix) from None
     except PinMapError as error:
         raise error.located(source, key_prefix) from None
 
@@ -307,11 +374,12 @@ def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = 
 def _parse(data: Mapping[str, object]) -> PinMap:
     if not isinstance(data, Mapping):
         raise PinMapError("", f"expected a table, got {_kind(data)}")
+    sections = _sections()
     for section in data:
-        if section not in _KEYS:
-            raise PinMapError(section, f"unknown section (known: {', '.join(_KEYS)})")
-    tables: dict[str, Mapping[str, object]] = {}
-    for section in (*_REQUIRED_SECTIONS, *_OPTIONAL_SECTIONS):
+        if section not in sections:
+            raise PinMapError(section, f"unknown section (known: {', '.join(sections)})")
+    values: dict[str, Any] = {"buzzer": None}
+    for section, keys in sections.items():
         if section not in data:
             if section in _REQUIRED_SECTIONS:
                 raise PinMapError(section, "missing section")
@@ -319,67 +387,12 @@ def _parse(data: Mapping[str, object]) -> PinMap:
         table = data[section]
         if not isinstance(table, Mapping):
             raise PinMapError(section, f"expected a table, got {_kind(table)}")
-        for key in table:
-            if key not in _KEYS[section]:
-                known = ", ".join(_KEYS[section])
-                raise PinMapError(f"{section}.{key}", f"unknown key (known in {section}: {known})")
-        for key in _KEYS[section]:
-            if key not in table and f"{section}.{key}" not in _OPTIONAL_KEYS:
-                raise PinMapError(f"{section}.{key}", "missing")
-        tables[section] = table
-
-    matrix, encoder, oled, led = (tables[name] for name in _REQUIRED_SECTIONS)
-    buzzer = tables.get("buzzer")
-    return PinMap(
-        matrix_rows=_int_list(matrix["rows"], "matrix.rows"),
-        matrix_columns=_int_list(matrix["columns"], "matrix.columns"),
-        encoder_a=_int(encoder["a"], "encoder.a"),
-        encoder_b=_int(encoder["b"], "encoder.b"),
-        encoder_push=_int(encoder["push"], "encoder.push"),
-        buzzer=None if buzzer is None else _int(buzzer["pin"], "buzzer.pin"),
-        i2c_bus=_int(oled["bus"], "oled.bus"),
-        oled_address=_int(oled["address"], "oled.address"),
-        led_data=_int(led["data"], "led.data"),
-        led_backend=_backend(led.get("backend", LedBackend.AUTO.value)),
-    )
-
-
-def _kind(value: object) -> str:
-    """A value's TOML type, for messages that talk the file's language."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, Mapping):
-        return "a table"
-    return f"a {type(value).__name__}"
-
-
-def _int(value: object, key: str) -> int:
-    # bool is an int subclass in Python; `true` in the file is still a mistake.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PinMapError(key, f"expected an integer, got {_kind(value)}")
-    return value
-
-
-def _int_list(value: object, key: str) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise PinMapError(key, f"expected an array of integers, got {_kind(value)}")
-    return tuple(_int(item, key) for item in value)
-
-
-def _backend(value: object) -> LedBackend:
-    known = ", ".join(f'"{backend.value}"' for backend in LedBackend)
-    if not isinstance(value, str):
-        raise PinMapError("led.backend", f"expected one of {known}, got {_kind(value)}")
-    try:
-        return LedBackend(value)
-    except ValueError:
-        raise PinMapError("led.backend", f'unknown backend "{value}" (known: {known})') from None
+        for item in keys:
+            # A key with a default (`setting`) may be left out; one without (`required`) not.
+            if item.key not in table and item.default is MISSING:
+                raise PinMapError(f"{section}.{item.key}", "missing")
+        values.update(read_values(table, section, keys))
+    return PinMap(**values)
 
 
 def default_pin_table() -> dict[str, Any]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from firmware.drivers.framebuffer_diff import plan_windows, window_commands, window_data
+from firmware.drivers.i2c_bus import I2CBus
 from firmware.drivers.ssd1306_protocol import (
     COMMAND_UNLOCK,
     CONTROL_COMMANDS,
@@ -42,32 +43,6 @@ SSD1309_UNLOCK = bytes((CONTROL_COMMANDS, Command.SET_COMMAND_LOCK, COMMAND_UNLO
 def ssd1309_setup() -> bytes:
     """The write that gives an SSD1309, after the SSD1306's init, its own drive levels."""
     return bytes((CONTROL_COMMANDS, *(byte for pair in SSD1309_SETUP for byte in pair)))
-
-
-class I2CBus(Protocol):
-    """What `adafruit_bus_device` needs from a bus: `busio.I2C` or a `VirtualI2C`."""
-
-    def try_lock(self) -> bool: ...
-
-    def unlock(self) -> None: ...
-
-    def writeto(
-        self,
-        address: int,
-        buffer: bytes | bytearray | memoryview,
-        *,
-        start: int = 0,
-        end: int | None = None,
-    ) -> None: ...
-
-    def readfrom_into(
-        self,
-        address: int,
-        buffer: bytearray | memoryview,
-        *,
-        start: int = 0,
-        end: int | None = None,
-    ) -> None: ...
 
 
 class Ssd1306Link:

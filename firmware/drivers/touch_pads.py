@@ -389,7 +389,7 @@ class TouchPads:
         self._clock = clock
         self._sink = sink
         if i2c is None:
-            from firmware.drivers.oled import _open_board_i2c
+            from firmware.drivers.i2c_bus import open_board_i2c as _open_board_i2c
 
             i2c = _open_board_i2c()
         self._i2c = i2c

@@ -1,5 +1,5 @@
-"""The table's devices opened from the config: the console (on the Pi or on mock pins), and
-the Pi's own OLED and LED key.
+"""The table's devices opened from the config: the buzzer, the console (on the Pi or on mock
+pins), and the Pi's own OLED and LED key.
 
 `codenames-table run` and `codenames-table selftest` share this. A device that fails to open is
 reported and replaced by its virtual twin, so that the table can still be played (or tested)
@@ -18,13 +18,14 @@ from typing import Any
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from firmware.drivers.buzzer import Buzzer
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console
 from firmware.drivers.led_strip import LedBackendError, LedFault, LedStrip, open_strip
 from firmware.drivers.oled_group import OledGroup, open_oleds
 from firmware.drivers.pinout import LedBackend
 from firmware.table.config import TableConfig
-from firmware.table.devices import led_key, open_console
+from firmware.table.devices import led_key, open_buzzer, open_console
 from firmware.table.led_key import LedKey
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.mpr121 import VirtualTouchPanel
@@ -38,6 +39,9 @@ class PiDevices:
     """The devices of one table; `close` them (or use `with`)."""
 
     console: Console
+    buzzer: Buzzer | None
+    """The buzzer; None when the table has none, or when it failed to open (the game goes on
+    silent)."""
     oled: OledGroup
     """The OLED, or both when the config has a second."""
     lights: LedKey
@@ -65,6 +69,8 @@ class PiDevices:
     def close(self) -> None:
         """Close every device; idempotent."""
         self.console.close()
+        if self.buzzer is not None:
+            self.buzzer.close()
         self.oled.close()
         self.lights.close()
 
@@ -115,7 +121,6 @@ def open_pi_console(
             type(error).__name__,
             error,
         )
-        # PWM-capable mock pins, so that a configured buzzer opens on them too.
         twin = MockFactory(pin_class=MockPWMPin)
         # Touch chips that nothing touches, on a bus of their own, for a capacitive table.
         bus = VirtualI2C()
@@ -125,12 +130,32 @@ def open_pi_console(
         return open_console(config, clock, events, pin_factory=twin, i2c=bus)
 
 
+def open_pi_buzzer(
+    config: TableConfig, clock: Clock, pin_factory: Factory | None = None
+) -> Buzzer | None:
+    """The buzzer on the Pi's GPIO (or on `pin_factory`), or None when the table has none or it
+    fails to open: a silent table still plays (the sand timer shows on the OLED)."""
+    try:
+        return open_buzzer(config, clock, pin_factory)
+    except Exception as error:
+        log.error("buzzer not available, going on without it: %s: %s", type(error).__name__, error)
+        return None
+
+
 def open_pi_devices(
     config: TableConfig, clock: Clock, events: queue.Queue[Any], led_backend: LedBackend
 ) -> PiDevices:
-    """Open the console (input events go to `events`), the OLED and the LED key on
+    """Open the buzzer, the console (input events go to `events`), the OLED and the LED key on
     `led_backend` (`choose_led_backend`'s choice for this Pi)."""
-    console = open_pi_console(config, clock, events)
+    # The buzzer first: a pin left high by a run that was killed mid-tone is driven low even
+    # when a later device fails to open.
+    buzzer = open_pi_buzzer(config, clock)
+    try:
+        console = open_pi_console(config, clock, events)
+    except BaseException:
+        if buzzer is not None:
+            buzzer.close()
+        raise
     try:
         oled = open_oleds(clock, config.oled)
         strip, backend, error = open_key_strip(
@@ -141,7 +166,14 @@ def open_pi_devices(
         lights = led_key(config, strip)
     except BaseException:
         console.close()
+        if buzzer is not None:
+            buzzer.close()
         raise
     return PiDevices(
-        console=console, oled=oled, lights=lights, led_backend=backend, led_error=error
+        console=console,
+        buzzer=buzzer,
+        oled=oled,
+        lights=lights,
+        led_backend=backend,
+        led_error=error,
     )

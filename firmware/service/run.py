@@ -153,7 +153,7 @@ def _serve(
     config: TableConfig, state_dir: Path, language: str | None, led_backend: LedBackend
 ) -> None:
     # Every way out of here, a return on SIGTERM or an exception from any step, leaves through
-    # the `with` that closes the devices, and so drives the buzzer low (`Console.close`).
+    # the `with` that closes the devices, and so drives the buzzer low (`Buzzer.close`).
     stop = threading.Event()
     notifier = SystemdNotifier.from_environment()
     install_stop_handlers(stop, notifier)
@@ -173,7 +173,7 @@ def _serve(
             config,
             clock=clock,
             store=store,
-            console=devices.console,
+            buzzer=devices.buzzer,
             lights=devices.lights,
             screen=display,
             events=events,

@@ -44,10 +44,10 @@ from firmware.drivers.led_layout import CELLS, EDGES
 from firmware.drivers.led_strip import LedBackendError
 from firmware.drivers.matrix import MatrixSwitch, switch_position
 from firmware.drivers.matrix_wires import settle_for_pull_up
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.led_pattern import wiring_pattern
-from firmware.table.messages import switch_name
 from firmware.table.oled_render import HEIGHT, WIDTH, render_screen
+from firmware.table.screen_texts import switch_name
 from firmware.table.screens import OledScreen
 
 LED_STEP_S = 0.05

@@ -93,11 +93,11 @@ def _calibrate(path: Path, inputs: InputConfig) -> int:
     """Measure every pad, write the thresholds of the strong ones to `path`; 1 when a pad is
     too weak or a chip does not answer."""
     # Imported here: Blinka's board detection fails off the Pi.
-    from firmware.drivers.oled import _open_board_i2c
+    from firmware.drivers.i2c_bus import open_board_i2c
 
     if inputs.backend != "mpr121":
         raise UsageError(f'{path}: input.backend: the calibration is for "mpr121" touch pads')
-    chips = open_configured(_open_board_i2c(), inputs.mpr121.addresses)
+    chips = open_configured(open_board_i2c(), inputs.mpr121.addresses)
     for address, chip in zip(inputs.mpr121.addresses, chips, strict=True):
         if chip is None:
             print(f"touch chip 0x{address:02x} does not answer", flush=True)

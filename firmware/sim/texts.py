@@ -19,7 +19,7 @@ from firmware.drivers.events import (
     InputEvent,
     PadReleased,
 )
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.i18n import NC_
 from firmware.table.store_faults import SaveFault
 

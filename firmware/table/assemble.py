@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 from board_rules.codenames import Key, Mode
 from firmware.drivers.clock import Clock
-from firmware.drivers.console import Console
 from firmware.drivers.led_strip import LedFault
 from firmware.table.config import TableConfig
 from firmware.table.game_loop import ScreenOutput, Table, TableEvent, TimingSettings
 from firmware.table.key_feedback import KeyLights
+from firmware.table.sand_timer import Beeper
 from firmware.table.store import GameStore
 
 
@@ -26,7 +26,7 @@ def build_table(
     *,
     clock: Clock,
     store: GameStore,
-    console: Console,
+    buzzer: Beeper | None,
     lights: KeyLights,
     screen: ScreenOutput,
     events: queue.Queue[TableEvent],
@@ -37,8 +37,8 @@ def build_table(
     language: str | None = None,
     led_fault: LedFault | None = None,
 ) -> Table:
-    """The game loop of a table whose `console` reports to `events`, with the config's settings
-    and sleep time; the console's buzzer beeps when one is fitted. `led_fault`: why the key's
+    """The game loop of a table whose console reports to `events`, with the config's settings
+    and sleep time; `buzzer` beeps, when the table has one. `led_fault`: why the key's
     strip did not open (the OLED then says so)."""
     return Table(
         clock=clock,
@@ -47,7 +47,7 @@ def build_table(
         screen=screen,
         rng=rng,
         settings=config.settings,
-        beeper=console if console.has_buzzer else None,
+        beeper=buzzer,
         timing=TimingSettings(sleep_after_s=config.sleep_after_s),
         wall_clock=wall_clock,
         first_key=first_key,

@@ -38,7 +38,7 @@ from firmware.drivers.events import (
     PadPressed,
     PadStuck,
 )
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.cover_choice import COVERING
 
 SELECTOR_VALUES: tuple[ClueNumber, ...] = (*range(10), UNLIMITED)

@@ -1,5 +1,6 @@
-"""The table's devices as its config wires them: the console on the configured pins and timing,
-and the LED key in the configured layout and look.
+"""The table's devices as its config wires them, each built here and only here: the switches
+(matrix or touch pads) and the console on the configured pins and timing, the buzzer, and the
+LED key in the configured layout and look.
 
 The Pi's service and the virtual table open their devices through these, so both are wired the
 same way from the same config; only what is underneath differs (the Pi's GPIO or mock pins, a
@@ -14,9 +15,12 @@ from typing import Any
 
 from gpiozero.pins import Factory
 
+from firmware.drivers.buzzer import Buzzer
 from firmware.drivers.clock import Clock
 from firmware.drivers.console import Console, SwitchesOpener
+from firmware.drivers.events import MatrixEvent
 from firmware.drivers.led_strip import LedStrip
+from firmware.drivers.matrix import SwitchMatrix
 from firmware.drivers.matrix_wires import busy_wait
 from firmware.drivers.touch_pads import TouchPads
 from firmware.table.config import TableConfig
@@ -38,12 +42,32 @@ def open_console(
     waits the settle time of the config's column pull-ups with `settle_wait` (see
     `SwitchMatrix`)."""
     pins = config.pins
+    return Console(
+        clock,
+        switches=_switches(config, clock, pin_factory, i2c, settle_wait),
+        pin_factory=pin_factory,
+        events=events,
+        encoder_a=pins.encoder_a,
+        encoder_b=pins.encoder_b,
+        encoder_push=pins.encoder_push,
+        debounce_ms=config.inputs.release_debounce_ms,
+    )
+
+
+def _switches(
+    config: TableConfig,
+    clock: Clock,
+    pin_factory: Factory | None,
+    i2c: Any,
+    settle_wait: Callable[[float], None],
+) -> SwitchesOpener:
+    """What opens the pads and buttons as the config wires them: the switch matrix, or the
+    touch chips."""
     inputs = config.inputs
-    switches: SwitchesOpener | None = None
     if inputs.backend == "mpr121":
         touch = inputs.mpr121
 
-        def switches(sink: Any) -> TouchPads:
+        def touch_pads(sink: Callable[[MatrixEvent], None]) -> TouchPads:
             return TouchPads(
                 clock,
                 sink,
@@ -57,23 +81,31 @@ def open_console(
                 thresholds=dict(touch.pads),
             )
 
-    return Console(
-        clock,
-        pin_factory=pin_factory,
-        events=events,
-        matrix_rows=pins.matrix_rows,
-        matrix_columns=pins.matrix_columns,
-        encoder_a=pins.encoder_a,
-        encoder_b=pins.encoder_b,
-        encoder_push=pins.encoder_push,
-        buzzer=pins.buzzer,
-        debounce_ms=config.inputs.release_debounce_ms,
-        press_confirm_ms=config.inputs.press_confirm_ms,
-        stuck_after_s=config.inputs.stuck_after_s,
-        switches=switches,
-        settle_s=inputs.settle_s,
-        settle_wait=settle_wait,
-    )
+        return touch_pads
+
+    def matrix(sink: Callable[[MatrixEvent], None]) -> SwitchMatrix:
+        return SwitchMatrix(
+            clock,
+            sink,
+            rows=config.pins.matrix_rows,
+            columns=config.pins.matrix_columns,
+            pin_factory=pin_factory,
+            debounce_ms=inputs.release_debounce_ms,
+            press_confirm_ms=inputs.press_confirm_ms,
+            stuck_after_s=inputs.stuck_after_s,
+            settle_s=inputs.settle_s,
+            settle_wait=settle_wait,
+        )
+
+    return matrix
+
+
+def open_buzzer(
+    config: TableConfig, clock: Clock, pin_factory: Factory | None = None
+) -> Buzzer | None:
+    """The buzzer on the config's pin, or None when the table has none."""
+    pin = config.pins.buzzer
+    return None if pin is None else Buzzer(clock, pin, pin_factory=pin_factory)
 
 
 def led_key(config: TableConfig, strip: LedStrip) -> LedKey:

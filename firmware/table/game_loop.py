@@ -51,7 +51,7 @@ from firmware.drivers.clock import Clock
 from firmware.drivers.events import InputEvent, TouchChipFault
 from firmware.drivers.led_strip import LedFault
 from firmware.table import controls
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
 from firmware.table.cover_choice import CoverChoice, choosing, enemy_pick
 from firmware.table.i18n import translations

@@ -25,7 +25,7 @@ from board_rules.codenames import (
     Touch,
     Undo,
 )
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.screens import MenuView
 
 

@@ -32,86 +32,95 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from board_rules.codenames.grid import ALL_COORDS
 from board_rules.codenames.key import Identity, Team
 from board_rules.codenames.state import GameState
+from firmware.config_keys import FLAG, Kind, is_number, number, setting
 from firmware.drivers.key_picture import BLACK, Colour, KeyColours, scale, wire_curve
-from firmware.drivers.led_layout import LedConfigError, Light, Side
+from firmware.drivers.led_layout import Light, Side
 from firmware.table.cover_choice import CoverMark
 
 CHOICE_BLINK_HZ = 2.0
 """The blink of a cover's mark: quick enough to find at a glance, far below flicker."""
 
+_HEX = re.compile(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})")
+
+
+def _colour(value: object) -> Colour | None:
+    """A config colour, `[r, g, b]` or `"#rrggbb"`, as a colour; None if it is neither."""
+    if isinstance(value, str):
+        match = _HEX.fullmatch(value.strip())
+        if match is None:
+            return None
+        red, green, blue = (int(part, 16) for part in match.groups())
+        return (red, green, blue)
+    if (
+        isinstance(value, list)
+        and len(value) == 3
+        and all(type(c) is int and 0 <= c <= 255 for c in value)
+    ):
+        return (value[0], value[1], value[2])
+    return None
+
+
+_COLOUR = Kind(lambda v: _colour(v) is not None, '[r, g, b] (0–255) or "#rrggbb"', _colour)
+_LIT_COLOUR = Kind(
+    lambda v: _colour(v) not in (None, BLACK),
+    '[r, g, b] (0–255) or "#rrggbb", lit: an unlit assassin reads as no card',
+    _colour,
+)
+_SHARE = Kind(lambda v: is_number(v) and 0 < v <= 1, "a number above 0 up to 1", float)
+_BLINK = Kind(lambda v: is_number(v) and 0 < v <= 10, "a number above 0 up to 10", float)
+
 
 @dataclass(frozen=True)
 class LedStyle:
-    """How the key looks: colours, dimming, blink rates, brightness and gamma."""
+    """How the key looks: colours, dimming, blink rates, brightness and gamma (`[led.style]` of
+    the config, its keys declared here)."""
 
-    red: Colour = (255, 0, 0)
-    blue: Colour = (0, 40, 255)
-    bystander: Colour = (230, 200, 160)
+    red: Colour = setting((255, 0, 0), _COLOUR, "the red agents")
+    blue: Colour = setting((0, 40, 255), _COLOUR, "the blue agents")
+    bystander: Colour = setting((230, 200, 160), _COLOUR, "pale warm white")
     """A pale warm white, warm against the assassin's cold white and steady against its blink.
     Not dim: at the low brightness levels a dim bystander sinks towards the covered cells, and
     to protanopes and deuteranopes a dim warm colour looks like the red agents (both a dark
     olive to them); a pale one stands apart from both by lightness and by its lack of colour."""
-    assassin: Colour = (255, 255, 255)
+    assassin: Colour = setting((255, 255, 255), _LIT_COLOUR, "lit and blinking, never off")
     """Cold white at full: apart from the warm, dim bystanders by hue, level and blinking."""
-    covered_dim: float = 0.2
+    covered_dim: float = setting(0.2, _SHARE, "share of its colour a covered cell keeps")
     """Share of its colour a covered cell keeps (perceptual, before gamma)."""
-    assassin_blink_hz: float = 1.0
-    assassin_low: float = 0.5
+    assassin_blink_hz: float = setting(1.0, _BLINK, "blinks a second")
+    assassin_low: float = setting(
+        0.5, _SHARE, "share of its colour the assassin keeps in the low half of a blink"
+    )
     """Share of its colour the assassin keeps in the low half of its blink; never 0. Half, so
     that at the dimmest level the low half is still plainly lit rather than a glimmer."""
-    colour_blind: bool = False
-    colour_blind_team: Team = Team.BLUE
-    colour_blind_blink_hz: float = 0.5
-    colour_blind_low: float = 0.3
+    colour_blind: bool = setting(
+        False,
+        FLAG,
+        """true: one team's lights also blink slowly (also in the menu, which saves its choice
+        of palette and team over these two)""",
+    )
+    colour_blind_team: Team = setting(
+        Team.BLUE,
+        Kind(
+            lambda v: isinstance(v, str) and v.strip().lower() in ("red", "blue"),
+            "red or blue",
+            lambda v: Team(v.strip().lower()),
+        ),
+        "the team whose lights blink: red or blue",
+    )
+    colour_blind_blink_hz: float = setting(0.5, _BLINK, "blinks a second")
+    colour_blind_low: float = setting(
+        0.3, _SHARE, "share of its colour a blinking light keeps in the low half"
+    )
     brightness: int = 255
-    """Overall level, 1–255, applied before gamma; the strip itself stays at full."""
-    gamma: float = 2.2
+    """Overall level, 1–255, applied before gamma; the strip itself stays at full (not a key:
+    `[table] brightness` sets it)."""
+    gamma: float = setting(2.2, number(1, 3, "a number"), "1.0 turns the correction off")
     """Exponent from perceptual level to LED duty; 1 turns the correction off."""
-
-    def __post_init__(self) -> None:
-        for name in ("red", "blue", "bystander", "assassin"):
-            colour = getattr(self, name)
-            if not _is_colour(colour):
-                raise LedConfigError(name, f"must be three whole numbers 0–255, not {colour!r}")
-        if self.assassin == BLACK:
-            raise LedConfigError("assassin", "must be lit: an unlit assassin reads as no card")
-        for name in ("covered_dim", "assassin_low", "colour_blind_low"):
-            _check_range(name, getattr(self, name), 0.0, 1.0, low_open=True)
-        for name in ("assassin_blink_hz", "colour_blind_blink_hz"):
-            _check_range(name, getattr(self, name), 0.0, 10.0, low_open=True)
-        _check_range("gamma", self.gamma, 1.0, 3.0)
-        if not isinstance(self.colour_blind, bool):
-            raise LedConfigError(
-                "colour_blind", f"must be true or false, not {self.colour_blind!r}"
-            )
-        if not isinstance(self.colour_blind_team, Team):
-            raise LedConfigError(
-                "colour_blind_team", f"must be red or blue, not {self.colour_blind_team!r}"
-            )
-        if not _is_int(self.brightness) or not 1 <= self.brightness <= 255:
-            raise LedConfigError(
-                "brightness", f"must be a whole number 1–255, not {self.brightness!r}"
-            )
-
-    @classmethod
-    def from_mapping(cls, settings: Mapping[str, object]) -> LedStyle:
-        """Read a style from a config table: colours as `[r, g, b]` or `"#rrggbb"`, the team as
-        `"red"` or `"blue"`; unknown settings are refused by name."""
-        known = {f.name for f in fields(cls)}
-        values: dict[str, object] = {}
-        for name, value in settings.items():
-            if name not in known:
-                raise LedConfigError(
-                    name, f"unknown style setting; known are {', '.join(sorted(known))}"
-                )
-            values[name] = _read_setting(name, value)
-        return cls(**values)  # type: ignore[arg-type]  # every value is checked in __post_init__
 
     def identity_colour(self, identity: Identity) -> Colour:
         """The full colour of a cell hiding `identity`."""
@@ -221,51 +230,3 @@ def _high(t: float, hz: float) -> bool:
 def _next_edge(t: float, hz: float) -> float:
     half_periods = 2 * hz
     return (math.floor(t * half_periods) + 1) / half_periods
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_colour(value: object) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 3
-        and all(_is_int(c) and 0 <= c <= 255 for c in value)
-    )
-
-
-def _check_range(
-    name: str, value: object, low: float, high: float, *, low_open: bool = False
-) -> None:
-    ok = (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and (low < value if low_open else low <= value)
-        and value <= high
-    )
-    if not ok:
-        bound = "above" if low_open else "from"
-        raise LedConfigError(name, f"must be a number {bound} {low} up to {high}, not {value!r}")
-
-
-_HEX = re.compile(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})")
-_COLOUR_SETTINGS = ("red", "blue", "bystander", "assassin")
-
-
-def _read_setting(name: str, value: object) -> object:
-    """Turn a config value into the field's type; the checks themselves stay in the class."""
-    if name in _COLOUR_SETTINGS:
-        if isinstance(value, str):
-            match = _HEX.fullmatch(value.strip())
-            if match is None:
-                raise LedConfigError(name, f'must be [r, g, b] or "#rrggbb", not {value!r}')
-            return tuple(int(part, 16) for part in match.groups())
-        if isinstance(value, list | tuple):
-            return tuple(value)
-    if name == "colour_blind_team" and isinstance(value, str):
-        try:
-            return Team(value.strip().lower())
-        except ValueError:
-            raise LedConfigError(name, f"must be red or blue, not {value!r}") from None
-    return value

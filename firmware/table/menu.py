@@ -16,7 +16,7 @@ from gettext import GNUTranslations
 from typing import TypeVar
 
 from board_rules.codenames import Mode, Team
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.i18n import LANGUAGE_NAMES, LANGUAGES, N_
 from firmware.table.screens import MenuView
 from firmware.table.settings import BRIGHTNESS_LEVELS, TIMER_CHOICES, TableSettings

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from gettext import GNUTranslations
 
 from firmware.drivers.events import EncoderHeld, EncoderPushed, EncoderTurned, InputEvent
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.menu import Menu, MenuChoice
 from firmware.table.settings import TableSettings
 

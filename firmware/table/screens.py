@@ -11,7 +11,7 @@ from gettext import GNUTranslations
 
 from board_rules.codenames import ClueNumber, Coord, EndReason, GameState, Mode, Phase, Team
 from firmware.drivers.led_strip import LedFault
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.cover_choice import COVERING
 from firmware.table.store_faults import SaveFault
 

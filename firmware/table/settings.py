@@ -1,6 +1,7 @@
 """The settings staff change from the table's menu, saved in the database so they survive restarts.
 
-The config file gives their defaults; a value saved from the menu wins over it.
+The config file's `[table]` gives their defaults (declared here, on each field); a value saved
+from the menu wins over it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from board_rules.codenames import Mode, Team
+from firmware.config_keys import FLAG, one_of, setting, whole
 from firmware.table.i18n import LANGUAGES
 
 TIMER_CHOICES: Final = (0, 30, 60, 90, 120, 150, 180)
@@ -21,14 +23,32 @@ BRIGHTNESS_LEVELS: Final = (1, 2, 3, 4, 5)
 class TableSettings:
     """What the menu can change."""
 
-    mode: Mode = Mode.STANDARD
+    mode: Mode = setting(
+        Mode.STANDARD,
+        one_of(("standard", "coop"), "standard or coop", Mode),
+        "mode of new games: standard (also for three players) or coop",
+    )
     """The variant of the next new game."""
-    language: str = "en"
-    brightness: int = 3
-    timer_s: int = 0
-    strict: bool = False
+    language: str = setting(
+        "en", one_of(LANGUAGES, f"one of {', '.join(LANGUAGES)}"), "en, es, pt or it"
+    )
+    brightness: int = setting(
+        3,
+        whole(BRIGHTNESS_LEVELS[0], BRIGHTNESS_LEVELS[-1], "a whole number from 1 to 5"),
+        "LED key brightness, 1 (dim) to 5 (bright)",
+    )
+    timer_s: int = setting(
+        0,
+        one_of(TIMER_CHOICES, f"one of {', '.join(map(str, TIMER_CHOICES))} (0 is off)"),
+        "sand timer: 0 (off), 30, 60, 90, 120, 150 or 180 seconds",
+    )
+    strict: bool = setting(
+        False, FLAG, "true: when the timer runs out, the guessing team's turn ends"
+    )
     """Strict timer: the end of the sand timer ends the guessing team's turn."""
-    timer_autostart: bool = False
+    timer_autostart: bool = setting(
+        False, FLAG, "true: the timer starts by itself when a clue is announced"
+    )
     """The sand timer starts by itself when a clue is announced."""
     colour_blind: Team | None = None
     """The colour-blind palette's team, whose lights also blink slowly; None: the normal one."""

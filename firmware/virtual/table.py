@@ -31,7 +31,7 @@ from firmware.drivers.oled_group import open_oleds
 from firmware.errors import FirmwareError
 from firmware.table.assemble import build_table
 from firmware.table.config import TableConfig
-from firmware.table.devices import led_key, open_console
+from firmware.table.devices import led_key, open_buzzer, open_console
 from firmware.table.display_worker import DisplayWorker, ImmediateDisplay
 from firmware.table.game_loop import TableEvent
 from firmware.table.store import GameStore, StoreError
@@ -125,6 +125,8 @@ class VirtualTable:
             self.factory, a=pins.encoder_a, b=pins.encoder_b, push=pins.encoder_push
         )
         self.events: queue.Queue[TableEvent] = queue.Queue()
+        # The buzzer first, as on the Pi: its pin is driven low before anything else opens.
+        self.buzzer = open_buzzer(config, self.clock, self.factory)
         self.console = open_console(
             config,
             self.clock,
@@ -153,7 +155,7 @@ class VirtualTable:
             config,
             clock=self.clock,
             store=self.store,
-            console=self.console,
+            buzzer=self.buzzer,
             lights=self.lights,
             screen=self.display,
             events=self.events,
@@ -278,6 +280,8 @@ class VirtualTable:
         self.table.save_before_stop()
         self.display.close()
         self.oled.close()
+        if self.buzzer is not None:
+            self.buzzer.close()
         self.lights.close()
         self.store.close()
 

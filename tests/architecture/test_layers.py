@@ -3,13 +3,13 @@ source (imports inside functions and under `TYPE_CHECKING` count: a hidden impor
 dependency). The README's layout table tells the same story; `test_purity` holds `board_rules`
 to the standard library.
 
-Lowest first: `board_rules` (pure rules), `firmware.errors` and `firmware.text_input` (under
-every layer) < `firmware.drivers` (the hardware, no game) < the virtual twins (circuits under the
-drivers) < `firmware.table` (the application) < the virtual table and its scripts, and
-`firmware.service` < `firmware.cli` and the terminal apps (`firmware.sim`, `firmware.coda`, their
-look in `firmware.tui`), the only ones on Textual. The fleet (`firmware.fleet`, MQTT) stands
-above the table, under the service that attaches it; the café view (`firmware.cafe`) is an app
-that knows the fleet's messages and no table.
+Lowest first: `board_rules` (pure rules), `firmware.errors`, `firmware.text_input` and
+`firmware.config_keys` (under every layer) < `firmware.drivers` (the hardware, no game) < the
+virtual twins (circuits under the drivers) < `firmware.table` (the application) < the virtual table
+and its scripts, and `firmware.service` < `firmware.cli` and the terminal apps (`firmware.sim`,
+`firmware.coda`, their look in `firmware.tui`), the only ones on Textual. The fleet
+(`firmware.fleet`, MQTT) stands above the table, under the service that attaches it; the café view
+(`firmware.cafe`) is an app that knows the fleet's messages and no table.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..import_graph import imported_names, project_modules, within
 FIRMWARE = (
     "firmware.errors",
     "firmware.text_input",
+    "firmware.config_keys",
     "firmware.drivers",
     "firmware.virtual",
     "firmware.table",
@@ -53,8 +54,15 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The error root and the bounded text reading lie under every layer, which all use them.
     ("firmware.errors", all_but("firmware.errors")),
     ("firmware.text_input", all_but("firmware.text_input", "firmware.errors")),
+    # The config's keys are declared on the types of every layer that has some, drivers first.
+    ("firmware.config_keys", all_but("firmware.config_keys", "firmware.errors")),
     # The drivers know the hardware and no game; the twins stand under them, not beside.
-    ("firmware.drivers", all_but("firmware.drivers", "firmware.errors", "firmware.text_input")),
+    (
+        "firmware.drivers",
+        all_but(
+            "firmware.drivers", "firmware.errors", "firmware.text_input", "firmware.config_keys"
+        ),
+    ),
     # A twin is a circuit that the drivers drive: of the firmware it knows only the drivers.
     *((twin, all_but("firmware.drivers", "firmware.errors")) for twin in TWINS),
     # The application never knows whether it runs on the Pi, on virtual hardware or in a window.

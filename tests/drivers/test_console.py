@@ -1,5 +1,5 @@
 """The console on virtual hardware: matrix buttons and their holds, the encoder's turns and
-push, the buzzer, and an idle console that reads no pins and schedules nothing."""
+push, and an idle console that reads no pins and schedules nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from gpiozero import DigitalOutputDevice, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames.grid import Coord
@@ -31,7 +30,6 @@ from firmware.drivers.matrix import RELEASE_DEBOUNCE_MS
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
-BUZZER = 12
 SCAN_S = 0.005
 
 UNDO = ConsoleButton.UNDO
@@ -42,7 +40,7 @@ PENALTY = ConsoleButton.PENALTY
 
 @dataclass
 class Table:
-    """A console on virtual pins: the matrix circuit, the encoder and a buzzer pin."""
+    """A console on virtual pins: the matrix circuit and the encoder."""
 
     clock: VirtualClock
     factory: MockFactory
@@ -73,43 +71,6 @@ class Table:
     def reads(self) -> int:
         return sum(pin.reads for pin in self.factory.pins.values())
 
-    @property
-    def buzzer(self) -> Any:
-        return self.factory.pin(BUZZER)
-
-
-class StopsHighPin(CountingPin):
-    """A pin whose PWM, stopped, leaves the level where its cycle was: high, the worst case.
-
-    gpiozero's mock drops the level to low when PWM stops; a software PWM need not, and the Pi
-    keeps a released output at its last level, which `released_level` records.
-    """
-
-    released_level: float | None = None
-
-    def _set_function(self, value: str) -> None:
-        if value == "input" and getattr(self, "_function", None) == "output":
-            self.released_level = self._state
-        super()._set_function(value)
-
-    def _set_frequency(self, value: float | None) -> None:
-        if value is None:
-            # Stopping PWM writes no level, nor does stopping it again (the mock's own pin
-            # writes a low each time, which would hide a missing write of ours).
-            if self.frequency is not None:
-                self._change_state(True)
-            self._frequency = None
-            return
-        super()._set_frequency(value)
-
-
-def left_high(factory: MockFactory, number: int = BUZZER) -> Any:
-    """The pin `number`, an output left high (by a run killed mid-tone)."""
-    pin = factory.pin(number)
-    pin.function = "output"
-    pin.state = 1
-    return pin
-
 
 def build_table(
     clock: VirtualClock | None = None, pin_class: type[CountingPin] = CountingPin, **options: Any
@@ -118,7 +79,6 @@ def build_table(
     factory = MockFactory(pin_class=pin_class)
     circuit = SwitchMatrixCircuit(factory)
     encoder = VirtualEncoder(factory)
-    options.setdefault("buzzer", BUZZER)
     console = Console(clock, pin_factory=factory, **options)
     return Table(clock, factory, circuit, encoder, console)
 
@@ -342,45 +302,6 @@ def test_the_console_starts_no_threads() -> None:
         assert threading.active_count() == before
 
 
-def test_a_beep_sounds_for_its_time(table: Table) -> None:
-    buzzer = table.buzzer
-    table.console.beep(0.1, count=2, off_s=0.1)
-    assert buzzer.state == 0.5
-    assert buzzer.frequency == pytest.approx(1760.0)
-    table.clock.advance(0.11)
-    assert buzzer.state == 0
-    table.clock.advance(0.1)
-    assert buzzer.state == 0.5
-    table.clock.advance(0.1)
-    assert buzzer.state == 0
-    assert table.clock.pending == 0
-
-
-def test_a_new_beep_replaces_the_one_playing(table: Table) -> None:
-    table.console.beep(1.0)
-    table.clock.advance(0.5)
-    table.console.beep(0.1, hz=1000.0)
-    assert table.buzzer.frequency == pytest.approx(1000.0, rel=0.01)
-    table.clock.advance(0.11)
-    assert table.buzzer.state == 0
-    assert table.clock.pending == 0
-
-
-def test_bad_beeps_are_refused(table: Table) -> None:
-    with pytest.raises(ValueError, match="Hz"):
-        table.console.beep(hz=100.0)
-    with pytest.raises(ValueError, match="count"):
-        table.console.beep(count=0)
-
-
-def test_without_a_buzzer_a_beep_does_nothing() -> None:
-    table = build_table(buzzer=None)
-    with table.console as console:
-        assert not console.has_buzzer
-        console.beep()
-        assert table.clock.pending == 0
-
-
 def test_events_go_to_an_injected_queue() -> None:
     # The application's loop may carry its own messages on the same queue.
     events: queue.Queue[InputEvent | str] = queue.Queue()
@@ -393,8 +314,7 @@ def test_events_go_to_an_injected_queue() -> None:
     assert [str(events.get_nowait()) for _ in range(2)] == ["tick", "encoder +1"]
 
 
-def test_close_is_idempotent_silences_and_frees_the_pins(table: Table) -> None:
-    table.console.beep(5.0)
+def test_close_is_idempotent_and_frees_the_pins(table: Table) -> None:
     table.circuit.press_button(UNDO)
     table.encoder.press()
     table.console.close()
@@ -404,54 +324,9 @@ def test_close_is_idempotent_silences_and_frees_the_pins(table: Table) -> None:
     table.clock.advance(5)
     assert table.take() == []
     # The pins are free for a new console.
-    with Console(table.clock, pin_factory=table.factory, buzzer=BUZZER) as again:
+    with Console(table.clock, pin_factory=table.factory) as again:
         table.clock.advance(0.1)
         assert [type(event) for event in _drain(again)] == [ButtonPressed]
-
-
-def test_a_buzzer_pin_left_high_is_driven_low_when_the_console_opens() -> None:
-    factory = MockFactory(pin_class=StopsHighPin)
-    pin = left_high(factory)
-    SwitchMatrixCircuit(factory)
-    with Console(VirtualClock(), pin_factory=factory, buzzer=BUZZER):
-        assert pin.function == "output"
-        assert pin.state == 0
-
-
-def test_a_console_that_fails_to_open_still_drives_the_buzzer_low() -> None:
-    factory = MockFactory(pin_class=StopsHighPin)
-    pin = left_high(factory)
-    SwitchMatrixCircuit(factory)
-    with (
-        DigitalOutputDevice(21, pin_factory=factory),  # the encoder pin, taken by another
-        pytest.raises(GPIOPinInUse),
-    ):
-        Console(VirtualClock(), pin_factory=factory, buzzer=BUZZER, encoder_a=21)
-    assert pin.released_level == 0
-
-
-def test_closing_mid_tone_leaves_the_buzzer_low() -> None:
-    table = build_table(pin_class=StopsHighPin)
-    table.console.beep(5.0)
-    assert table.buzzer.state == 0.5
-    table.console.close()
-    assert table.buzzer.released_level == 0
-
-
-def test_an_error_inside_the_console_block_leaves_the_buzzer_low() -> None:
-    table = build_table(pin_class=StopsHighPin)
-    with pytest.raises(RuntimeError, match="game loop"), table.console as console:
-        console.beep(5.0)
-        raise RuntimeError("the game loop failed")
-    assert table.buzzer.released_level == 0
-
-
-def test_a_beep_that_ends_leaves_the_buzzer_low() -> None:
-    table = build_table(pin_class=StopsHighPin)
-    with table.console as console:
-        console.beep(0.1)
-        table.clock.advance(0.11)
-        assert table.buzzer.state == 0
 
 
 def _drain(console: Console) -> list[InputEvent]:

@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 from board_rules.codenames import ALL_COORDS, Coord
-from firmware.drivers.led_layout import LedConfigError, LedLayout, Side
+from firmware.config_keys import SettingError, read
+from firmware.drivers.led_layout import LedLayout, Side
 
 
 def chart(layout: LedLayout) -> list[list[int]]:
@@ -173,14 +174,14 @@ def test_offset_keeps_leading_pixels_dark_and_shifts_the_key() -> None:
     ],
 )
 def test_bad_settings_are_refused_by_name(settings: dict[str, object], key: str) -> None:
-    with pytest.raises(LedConfigError) as caught:
-        LedLayout.from_mapping(settings)
-    assert caught.value.key == key
-    assert str(caught.value).startswith(f"{key}: ")
+    with pytest.raises(SettingError) as caught:
+        read(LedLayout, settings, "led.layout")
+    assert caught.value.key == f"led.layout.{key}"
+    assert str(caught.value).startswith(f"led.layout.{key}: ")
     assert isinstance(caught.value, ValueError)
 
 
 def test_settings_from_a_config_table() -> None:
-    layout = LedLayout.from_mapping({"rotation": 180, "mirror": True, "serpentine": False})
+    layout = read(LedLayout, {"rotation": 180, "mirror": True, "serpentine": False}, "led")
     assert layout == LedLayout(serpentine=False, rotation=180, mirror=True)
-    assert LedLayout.from_mapping({}) == LedLayout()
+    assert read(LedLayout, {}, "led") == LedLayout()

@@ -699,11 +699,6 @@ def test_a_settle_time_for_the_internal_pull_ups_alone_reads_them_right() -> Non
         assert rig.wait(0.2) == [PadPressed(C5, pressed_at)]
 
 
-def test_a_negative_settle_time_is_refused() -> None:
-    with pytest.raises(ValueError, match="settle_s"):
-        SwitchMatrix(VirtualClock(), lambda event: None, pin_factory=MockFactory(), settle_s=-1)
-
-
 def test_busy_wait_returns_once_its_counter_has_passed_the_time() -> None:
     ticks = iter(n * 2e-6 for n in range(100))
     seen: list[float] = []

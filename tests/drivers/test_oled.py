@@ -324,7 +324,7 @@ def test_dimming_on_request_and_across_an_outage() -> None:
 
 
 def test_the_picture_walks_the_shift_offsets_and_comes_back() -> None:
-    config = OledConfig(shift_every=180.0)
+    config = OledConfig(shift_every_s=180.0)
     with rig(config) as table:
         table.oled.show(with_pixels((10, 10)))
         seen = []
@@ -339,7 +339,7 @@ def test_the_picture_walks_the_shift_offsets_and_comes_back() -> None:
 
 
 def test_a_module_mounted_upside_down_is_turned_by_the_chip() -> None:
-    config = OledConfig(shift_every=None, rotate_180=True)
+    config = OledConfig(shift_every_s=0, rotate_180=True)
     picture = with_pixels((3, 4))
     with rig(config) as table:
         table.oled.show(picture)
@@ -375,9 +375,6 @@ def test_close_while_down_does_not_raise() -> None:
 @pytest.mark.parametrize(
     "bad",
     [
-        {"address": 0x80},
-        {"contrast": 256},
-        {"shift_every": 0.0},
         {"shift_offsets": ()},
         {"shift_offsets": ((9, 0),)},
         {"retry_first": 10.0, "retry_max": 1.0},

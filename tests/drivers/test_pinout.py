@@ -225,7 +225,7 @@ BAD_MAPS = {
         " be GPIO 10, not 18",
     ),
     "LED data on MISO": (_set("led", "data", 9), "led.data", "(SPI0 MISO"),
-    "unknown backend": (_set("led", "backend", "pwm"), "led.backend", 'unknown backend "pwm"'),
+    "unknown backend": (_set("led", "backend", "pwm"), "led.backend", "got 'pwm'"),
     "backend not a string": (_set("led", "backend", 1), "led.backend", "got an integer"),
     "I2C bus the driver does not open": (_set("oled", "bus", 0), "oled.bus", "bus 1 (GPIO 2"),
     "OLED address too high": (_set("oled", "address", 0x78), "oled.address", "not 0x78"),

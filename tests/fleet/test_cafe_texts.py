@@ -161,7 +161,7 @@ def test_the_language_follows_the_locale_when_the_table_has_it(
 def test_co_op_words_are_the_oleds() -> None:
     """A co-op game reads as the table's screen says it, from the same catalog's texts."""
     from firmware.cafe import texts
-    from firmware.table import messages as oled
+    from firmware.table import screen_texts as oled
 
     assert texts.OPPONENTS_TURN == oled.OPPONENTS_TURN
     assert texts.MISSION_WON == oled.MISSION_WON

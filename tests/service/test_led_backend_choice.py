@@ -356,6 +356,7 @@ def test_systemd_status_names_the_led_key_that_is_off(
     ):
         devices = PiDevices(
             console=vt.console,
+            buzzer=vt.buzzer,
             oled=vt.oled,
             lights=vt.lights,
             led_backend=LedBackend.SPI,

@@ -1,4 +1,5 @@
-"""A console whose GPIO fails to open is replaced by its virtual twin, and the game goes on.
+"""A console whose GPIO fails to open is replaced by its virtual twin, a buzzer that fails to
+open is left out, and the game goes on.
 
 The failures are gpiozero's own, on its mock pins: a pin another device holds, a buzzer on pins
 that cannot do PWM.
@@ -17,7 +18,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.console import Console
-from firmware.service.pi_devices import open_pi_console
+from firmware.service.pi_devices import open_pi_buzzer, open_pi_console
 from firmware.table.config import TableConfig
 
 CONFIG = TableConfig()
@@ -26,7 +27,7 @@ CONFIG = TableConfig()
 def console_pins(config: TableConfig) -> list[int]:
     pins = config.pins
     wired = [*pins.matrix_rows, *pins.matrix_columns, pins.encoder_a, pins.encoder_b]
-    return [*wired, pins.encoder_push, *([] if pins.buzzer is None else [pins.buzzer])]
+    return [*wired, pins.encoder_push]
 
 
 def assert_all_free(factory: MockFactory, pins: list[int]) -> None:
@@ -37,10 +38,11 @@ def assert_all_free(factory: MockFactory, pins: list[int]) -> None:
 
 def test_a_console_that_opens_is_on_the_pins_it_was_given() -> None:
     factory = MockFactory(pin_class=MockPWMPin)
-    with open_pi_console(CONFIG, VirtualClock(), queue.Queue(), factory) as console:
-        assert console.has_buzzer
-        with pytest.raises(GPIOPinInUse):
-            DigitalInputDevice(CONFIG.pins.encoder_push, pin_factory=factory)
+    with (
+        open_pi_console(CONFIG, VirtualClock(), queue.Queue(), factory),
+        pytest.raises(GPIOPinInUse),
+    ):
+        DigitalInputDevice(CONFIG.pins.encoder_push, pin_factory=factory)
 
 
 def test_a_console_pin_held_by_another_device_gives_a_virtual_console_and_a_log_line(
@@ -54,8 +56,6 @@ def test_a_console_pin_held_by_another_device_gives_a_virtual_console_and_a_log_
         console = open_pi_console(CONFIG, VirtualClock(), events, factory)
     with console:
         assert isinstance(console, Console)
-        assert console.has_buzzer
-        console.beep()  # the twin has a buzzer too, which nobody hears
         # The twin is on pins of its own: every console pin on the Pi's side is free again.
         assert_all_free(factory, [pin for pin in console_pins(CONFIG) if pin != held])
     other.close()
@@ -66,15 +66,23 @@ def test_a_console_pin_held_by_another_device_gives_a_virtual_console_and_a_log_
     assert events.empty()
 
 
-def test_a_buzzer_on_pins_without_pwm_gives_a_virtual_console_with_its_buzzer(
+def test_a_buzzer_on_pins_without_pwm_is_left_out_with_a_log_line(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     factory = MockFactory()  # plain mock pins: no PWM for the buzzer
     config = replace(CONFIG, pins=replace(CONFIG.pins, buzzer=12))  # wherever the default is
-    with open_pi_console(config, VirtualClock(), queue.Queue(), factory) as console:
-        assert console.has_buzzer
-        assert_all_free(factory, console_pins(config))
-    assert "PinPWMUnsupported" in caplog.text
+    with caplog.at_level(logging.ERROR, logger="firmware.service.pi_devices"):
+        assert open_pi_buzzer(config, VirtualClock(), factory) is None
+    assert "buzzer not available, going on without it: PinPWMUnsupported" in caplog.text
+    assert_all_free(factory, [12])
+
+
+def test_a_buzzer_that_opens_is_on_its_pin() -> None:
+    factory = MockFactory(pin_class=MockPWMPin)
+    buzzer = open_pi_buzzer(CONFIG, VirtualClock(), factory)
+    assert buzzer is not None and CONFIG.pins.buzzer is not None
+    with buzzer, pytest.raises(GPIOPinInUse):
+        DigitalInputDevice(CONFIG.pins.buzzer, pin_factory=factory)
 
 
 def test_a_capacitive_console_whose_bus_cannot_open_gives_a_virtual_one_with_its_chips(

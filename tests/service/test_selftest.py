@@ -10,8 +10,9 @@ from PIL import Image
 from board_rules.codenames import Coord
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.console import Console
-from firmware.drivers.events import ConsoleButton, InputEvent
+from firmware.drivers.events import ConsoleButton, InputEvent, MatrixEvent
 from firmware.drivers.key_picture import KeyColours
+from firmware.drivers.matrix import SwitchMatrix
 from firmware.drivers.matrix_wires import SETTLE_S, column_pull_up_ohms, settle_for_pull_up
 from firmware.drivers.oled import Oled
 from firmware.drivers.pinout import LedBackend
@@ -20,8 +21,8 @@ from firmware.service.selftest import SWITCHES, Report, SelfTest
 from firmware.service.selftest import test_pattern as oled_test_pattern
 from firmware.table.i18n import translations
 from firmware.table.led_key import LedKey
-from firmware.table.messages import switch_name
 from firmware.table.oled_render import render_screen
+from firmware.table.screen_texts import switch_name
 from firmware.table.screens import OledScreen
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
@@ -57,13 +58,14 @@ class VirtualRig:
         a, b = (20, 16) if encoder_reversed else (16, 20)
         self.encoder = VirtualEncoder(factory, a=a, b=b)
         self.events: queue.Queue[InputEvent] = queue.Queue()
-        self.console = Console(
-            self.clock,
-            pin_factory=factory,
-            events=self.events,
-            settle_s=settle_s,
-            settle_wait=wire.wait,
-        )
+        clock = self.clock
+
+        def matrix(sink: Callable[[MatrixEvent], None]) -> SwitchMatrix:
+            return SwitchMatrix(
+                clock, sink, pin_factory=factory, settle_s=settle_s, settle_wait=wire.wait
+            )
+
+        self.console = Console(self.clock, switches=matrix, pin_factory=factory, events=self.events)
         self.bus = VirtualI2C()
         self.chip = VirtualSSD1306()
         self.bus.attach(0x3C, self.chip)

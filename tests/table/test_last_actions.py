@@ -20,7 +20,7 @@ from board_rules.codenames import (
     Undo,
     parse_action,
 )
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.font import DEFAULT_FONT
 from firmware.table.i18n import LANGUAGES, translations
 from firmware.table.last_actions import last_actions

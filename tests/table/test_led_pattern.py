@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from board_rules.codenames import ALL_COORDS, Coord, Game, GameState, Key, Team, parse_action
+from firmware.config_keys import SettingError, read
 from firmware.drivers.key_picture import ALL_OFF, BLACK, KeyColours, scale
-from firmware.drivers.led_layout import LedConfigError, Light, Side
+from firmware.drivers.led_layout import Light, Side
 from firmware.table.cover_choice import CoverMark
 from firmware.table.led_pattern import (
     CHOICE_BLINK_HZ,
@@ -278,20 +279,22 @@ def test_the_colour_curve_at_full_brightness() -> None:
     ],
 )
 def test_bad_style_settings_are_refused_by_name(settings: dict[str, object], key: str) -> None:
-    with pytest.raises(LedConfigError) as caught:
-        LedStyle.from_mapping(settings)
-    assert caught.value.key == key
+    with pytest.raises(SettingError) as caught:
+        read(LedStyle, settings, "led.style")
+    assert caught.value.key == f"led.style.{key}"
     assert isinstance(caught.value, ValueError)
 
 
 def test_style_from_a_config_table() -> None:
-    style = LedStyle.from_mapping(
-        {"red": "#FF2000", "blue": [0, 0, 255], "colour_blind": True, "colour_blind_team": "Red"}
+    style = read(
+        LedStyle,
+        {"red": "#FF2000", "blue": [0, 0, 255], "colour_blind": True, "colour_blind_team": "Red"},
+        "led.style",
     )
     assert style == LedStyle(
         red=(255, 32, 0), blue=(0, 0, 255), colour_blind=True, colour_blind_team=Team.RED
     )
-    assert LedStyle.from_mapping({}) == LedStyle()
+    assert read(LedStyle, {}, "led.style") == LedStyle()
 
 
 def test_a_key_picture_has_25_cells_and_4_edges() -> None:

@@ -9,7 +9,7 @@ from PIL import Image
 
 from board_rules.codenames import UNLIMITED
 from firmware.drivers.events import ConsoleButton
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.config import TableConfig
 from firmware.table.controls import FIRST_SELECTOR
 from firmware.table.font import DEFAULT_FONT, NUMERAL_FONT, NUMERAL_SCALE

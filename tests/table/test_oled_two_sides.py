@@ -11,7 +11,7 @@ from firmware.table.config import TableConfig
 from firmware.table.oled_render import render_screen
 from firmware.virtual.table import VirtualTable
 
-TWO = OledConfig(shift_every=None, controller=Controller.SSD1309, second=SecondOled())
+TWO = OledConfig(shift_every_s=0, controller=Controller.SSD1309, second=SecondOled())
 
 
 def test_both_displays_show_the_table_s_screen_the_second_turned(tmp_path: Path) -> None:

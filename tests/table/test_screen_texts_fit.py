@@ -51,7 +51,7 @@ from firmware.drivers.events import (
 )
 from firmware.drivers.led_strip import LedFault
 from firmware.sim.texts import CONTEXT as SIM_CONTEXT
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.controls import FIRST_SELECTOR
 from firmware.table.font import DEFAULT_FONT
 from firmware.table.i18n import LANGUAGES, translations

@@ -25,7 +25,7 @@ from firmware.drivers.events import (
     MultiplePads,
     PadPressed,
 )
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.controls import (
     FIRST_SELECTOR,
     Act,

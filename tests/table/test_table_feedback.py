@@ -105,7 +105,7 @@ def test_the_oleds_timed_redraws_run_on_the_display_worker_not_the_clock() -> No
     bus = VirtualI2C(pace=lambda seconds: writers.add(threading.current_thread().name))
     bus.attach(0x3C, VirtualSSD1306())
     clock = VirtualClock()
-    oled = Oled(clock, i2c=bus, config=OledConfig(shift_every=60.0))
+    oled = Oled(clock, i2c=bus, config=OledConfig(shift_every_s=60.0))
     worker = DisplayWorker(oled)
     oled.defer = worker.run_soon
     try:
@@ -126,7 +126,7 @@ def test_the_display_worker_alone_talks_to_the_oled_dimming_included() -> None:
     bus = VirtualI2C(pace=lambda seconds: writers.add(threading.current_thread().name))
     chip = VirtualSSD1306()
     bus.attach(0x3C, chip)
-    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every=None))
+    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every_s=0))
     worker = DisplayWorker(oled)
     try:
         worker.show(OledScreen(title="sleepy"))
@@ -167,7 +167,7 @@ def test_the_display_worker_survives_a_failed_drawing_and_draws_the_next_screen(
     bus = _BuggyBus()
     chip = VirtualSSD1306()
     bus.attach(0x3C, chip)
-    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every=None))
+    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every_s=0))
     worker = DisplayWorker(oled)
     try:
         bus.armed = True

@@ -22,7 +22,7 @@ from board_rules.codenames import (
 )
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton
-from firmware.table import messages as m
+from firmware.table import screen_texts as m
 from firmware.table.config import TableConfig
 from firmware.table.i18n import LANGUAGES, translations
 from firmware.table.saving import RecordedGame, Saver
