@@ -1,4 +1,5 @@
-"""The console: switch matrix, rotary encoder with push switch and buzzer, as one input queue.
+"""The console: switch matrix, rotary encoder with push switch, buzzer and the LED supply's
+sense input, as one input queue.
 
 The spymaster turns the encoder to choose the clue number and pushes it to announce the clue; a
 long push opens the menu. The five console buttons sit in the switch matrix with the card pads.
@@ -34,8 +35,10 @@ from firmware.drivers.events import (
     EncoderPushed,
     EncoderTurned,
     InputEvent,
+    LedSupplyChanged,
     MatrixEvent,
 )
+from firmware.drivers.led_supply import LedSupplySense
 from firmware.drivers.matrix import PRESS_CONFIRM_MS, RELEASE_DEBOUNCE_MS, SwitchMatrix
 from firmware.drivers.matrix_wires import SETTLE_S, busy_wait
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
@@ -82,10 +85,11 @@ class Console:
     The queue is `events`, unless the caller hands in its own (`events=`, for instance a queue
     that the application's loop also feeds with its own messages). Events are put from gpiozero's
     callback thread (encoder) and the clock's thread (matrix, holds); `queue.Queue` makes that
-    safe. Pins come from `pin_factory` (gpiozero's default when `None`), wired as the default pin
-    map unless told otherwise; `buzzer` is the pin of an optional passive buzzer, which needs a
-    PWM-capable pin. `settle_s` and `settle_wait` go to the switch matrix (`SwitchMatrix`): the
-    config derives the settle time from the table's column pull-ups.
+    safe. Pins come from `pin_factory` (gpiozero's default when `None`), wired as the default
+    pin map unless told otherwise; `buzzer` is the pin of an optional passive buzzer, which needs
+    a PWM-capable pin; `led_sense` the LED supply's sense input (`firmware.drivers.led_supply`),
+    whose changes come on the queue too. `settle_s` and `settle_wait` go to the switch matrix
+    (`SwitchMatrix`): the config derives the settle time from the table's column pull-ups.
 
     `debounce_ms` and `press_confirm_ms` go to the matrix as well; the encoder push is debounced
     here with the clock for `debounce_ms`, read once it has been still that long (so a glitch,
@@ -105,6 +109,7 @@ class Console:
         encoder_b: int = DEFAULT_PIN_MAP.encoder_b,
         encoder_push: int = DEFAULT_PIN_MAP.encoder_push,
         buzzer: int | None = None,
+        led_sense: int | None = None,
         debounce_ms: float = RELEASE_DEBOUNCE_MS,
         press_confirm_ms: float = PRESS_CONFIRM_MS,
         stuck_after_s: float = 10.0,
@@ -144,6 +149,7 @@ class Console:
         self._encoder: RotaryEncoder | None = None
         self._push: DigitalInputDevice | None = None
         self._buzzer: TonalBuzzer | None = None
+        self._led_supply: LedSupplySense | None = None
         try:
             # The buzzer first: a pin left high by a run that was killed mid-tone is driven
             # low even when a later device fails to open.
@@ -160,6 +166,10 @@ class Console:
             self._push = DigitalInputDevice(encoder_push, pull_up=True, pin_factory=pin_factory)
             self._push.when_activated = self._push_edge
             self._push.when_deactivated = self._push_edge
+            if led_sense is not None:
+                self._led_supply = LedSupplySense(
+                    clock, led_sense, self._supply_changed, pin_factory=pin_factory
+                )
             if switches is not None:
                 # The capacitive pads replace the whole matrix, console buttons included.
                 self._matrix = switches(self._matrix_event)
@@ -192,6 +202,11 @@ class Console:
         """True while the switch matrix scans or waits out a switch's time; the capacitive pads
         have no such state and are never busy."""
         return isinstance(self._matrix, SwitchMatrix) and self._matrix.scanning
+
+    @property
+    def led_supply(self) -> bool | None:
+        """Whether the LED supply is there now; None when the table does not watch it."""
+        return None if self._led_supply is None else self._led_supply.present
 
     @property
     def has_buzzer(self) -> bool:
@@ -271,7 +286,7 @@ class Console:
         # waiting for this lock.
         if self._matrix is not None:
             self._matrix.close()
-        for device in (self._buzzer, self._push, self._encoder):
+        for device in (self._buzzer, self._push, self._encoder, self._led_supply):
             if device is not None:
                 device.close()
 
@@ -283,6 +298,11 @@ class Console:
 
     def _put(self, event: InputEvent) -> None:
         self._sink.put_nowait(event)
+
+    def _supply_changed(self, event: LedSupplyChanged) -> None:
+        with self._lock:
+            if not self._closed:
+                self._put(event)
 
     def _matrix_event(self, event: MatrixEvent) -> None:
         with self._lock:

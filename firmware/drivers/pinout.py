@@ -188,6 +188,9 @@ class PinMap:
 
     led_data: int
     led_backend: LedBackend = LedBackend.AUTO
+    led_sense: int | None = None
+    """The LED supply's sense input (a divider from the LEDs' 5 V, high while it is there), or
+    None when the table has none and the supply goes unwatched."""
 
     def __post_init__(self) -> None:
         _check_counts(self)
@@ -230,11 +233,14 @@ class PinMap:
         if self.buzzer is not None:
             yield PinUse("buzzer.pin", "Buzzer", self.buzzer)
         yield PinUse("led.data", "LED data", self.led_data)
+        if self.led_sense is not None:
+            yield PinUse("led.sense", "LED supply sense", self.led_sense)
 
     def uses(self) -> tuple[PinUse, ...]:
         """Every header GPIO the table is wired to, the OLED's I2C pins included."""
         uses = list(self._gpio_uses())
-        uses[-1:-1] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
+        data = next(i for i, use in enumerate(uses) if use.key == "led.data")
+        uses[data:data] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
         return tuple(uses)
 
 
@@ -286,9 +292,9 @@ _KEYS: Mapping[str, tuple[str, ...]] = {
     "encoder": ("a", "b", "push"),
     "buzzer": ("pin",),
     "oled": ("bus", "address"),
-    "led": ("data", "backend"),
+    "led": ("data", "backend", "sense"),
 }
-_OPTIONAL_KEYS = frozenset({"led.backend"})
+_OPTIONAL_KEYS = frozenset({"led.backend", "led.sense"})
 
 
 def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = "") -> PinMap:
@@ -296,7 +302,8 @@ def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = 
 
     `source` names where the table came from (a file path) and `key_prefix` where it sits in
     that file (`"pins."` for a config file's `[pins]` table); both only go into error messages.
-    The table must be complete; only `[buzzer]` and `led.backend` may be left out.
+    The table must be complete; only `[buzzer]`, `led.backend` and `led.sense` (then the LED
+    supply goes unwatched) may be left out.
     """
     try:
         return _parse(data)
@@ -341,6 +348,7 @@ def _parse(data: Mapping[str, object]) -> PinMap:
         oled_address=_int(oled["address"], "oled.address"),
         led_data=_int(led["data"], "led.data"),
         led_backend=_backend(led.get("backend", LedBackend.AUTO.value)),
+        led_sense=None if "sense" not in led else _int(led["sense"], "led.sense"),
     )
 
 

@@ -39,7 +39,8 @@ def build_table(
 ) -> Table:
     """The game loop of a table whose `console` reports to `events`, with the config's settings
     and sleep time; the console's buzzer beeps when one is fitted. `led_fault`: why the key's
-    strip did not open (the OLED then says so)."""
+    strip did not open (the OLED then says so); the console's LED supply sense, when it has one,
+    tells the table whether the key has power."""
     return Table(
         clock=clock,
         store=store,
@@ -55,4 +56,5 @@ def build_table(
         language=language,
         events=events,
         led_fault=led_fault,
+        led_supply=console.led_supply,
     )

@@ -67,6 +67,7 @@ def open_console(
         encoder_b=pins.encoder_b,
         encoder_push=pins.encoder_push,
         buzzer=pins.buzzer,
+        led_sense=pins.led_sense,
         debounce_ms=config.inputs.release_debounce_ms,
         press_confirm_ms=config.inputs.press_confirm_ms,
         stuck_after_s=config.inputs.stuck_after_s,

@@ -37,6 +37,7 @@ from firmware.table.game_loop import TableEvent
 from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.led_supply import VirtualLedSupply
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.ssd1306 import attach_virtual_oleds
@@ -124,6 +125,11 @@ class VirtualTable:
         self.encoder = VirtualEncoder(
             self.factory, a=pins.encoder_a, b=pins.encoder_b, push=pins.encoder_push
         )
+        self.led_supply = (
+            None if pins.led_sense is None else VirtualLedSupply(self.factory, pins.led_sense)
+        )
+        """The LEDs' supply on its sense divider (`cut` and `restore` it), when the pin map
+        watches it."""
         self.events: queue.Queue[TableEvent] = queue.Queue()
         self.console = open_console(
             config,

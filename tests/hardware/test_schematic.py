@@ -96,10 +96,11 @@ def test_pin_check_catches_a_pin_map_the_netlist_does_not_follow(make: ModuleTyp
     )
 
 
-def test_sense_pin_is_free_in_the_pin_map(schematic: ModuleType) -> None:
+def test_sense_pin_is_the_pin_maps_and_free_of_the_touch_table() -> None:
     pins = load_pin_map()
-    gpio = schematic.SENSE_GPIO
-    assert gpio not in {use.gpio for use in pins.uses()}
+    gpio = pins.led_sense
+    assert gpio is not None
+    assert [use.key for use in pins.uses() if use.gpio == gpio] == ["led.sense"]
     assert gpio not in RESERVED_PINS
     assert gpio not in pins.matrix_columns[:3]  # the capacitive table's IRQ lines
     wiring = (load("make_wiring_svg").HERE / "wiring.svg").read_text("utf-8")
