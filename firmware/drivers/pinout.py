@@ -302,8 +302,8 @@ def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = 
 
     `source` names where the table came from (a file path) and `key_prefix` where it sits in
     that file (`"pins."` for a config file's `[pins]` table); both only go into error messages.
-    The table must be complete; only `[buzzer]`, `led.backend` and `led.sense` (then the LED
-    supply goes unwatched) may be left out.
+    The table must be complete; only `[buzzer]`, `led.backend` and `led.sense` (then, as with
+    `sense = false`, the LED supply goes unwatched) may be left out.
     """
     try:
         return _parse(data)
@@ -348,7 +348,7 @@ def _parse(data: Mapping[str, object]) -> PinMap:
         oled_address=_int(oled["address"], "oled.address"),
         led_data=_int(led["data"], "led.data"),
         led_backend=_backend(led.get("backend", LedBackend.AUTO.value)),
-        led_sense=None if "sense" not in led else _int(led["sense"], "led.sense"),
+        led_sense=_sense(led.get("sense", False)),
     )
 
 
@@ -378,6 +378,14 @@ def _int_list(value: object, key: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise PinMapError(key, f"expected an array of integers, got {_kind(value)}")
     return tuple(_int(item, key) for item in value)
+
+
+def _sense(value: object) -> int | None:
+    # `false` says "no divider fitted" where the key cannot be left out: a config's [pins.led]
+    # lies over the default map, which has one.
+    if value is False:
+        return None
+    return _int(value, "led.sense")
 
 
 def _backend(value: object) -> LedBackend:

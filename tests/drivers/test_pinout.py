@@ -134,6 +134,12 @@ def test_map_without_led_sense_leaves_the_supply_unwatched() -> None:
     assert "led.sense" not in {use.key for use in pins.uses()}
 
 
+def test_led_sense_false_says_no_divider_is_fitted() -> None:
+    table = default_table()
+    table["led"]["sense"] = False
+    assert parse_pin_map(table, "test").led_sense is None
+
+
 def test_led_sense_is_a_plain_input_named_in_the_wiring_table() -> None:
     [use] = [use for use in load_pin_map().uses() if use.key == "led.sense"]
     assert (use.label, use.gpio, use.header_pin) == ("LED supply sense", 18, 12)
@@ -245,6 +251,7 @@ BAD_MAPS = {
     ),
     "LED sense on the I2C bus": (_set("led", "sense", 3), "led.sense", "(I2C1 SCL"),
     "LED sense as a string": (_set("led", "sense", "18"), "led.sense", "got a string"),
+    "LED sense as true": (_set("led", "sense", True), "led.sense", "got a boolean"),
     "LED data on MISO": (_set("led", "data", 9), "led.data", "(SPI0 MISO"),
     "unknown backend": (_set("led", "backend", "pwm"), "led.backend", 'unknown backend "pwm"'),
     "backend not a string": (_set("led", "backend", 1), "led.backend", "got an integer"),
