@@ -96,6 +96,18 @@ def test_pin_check_catches_a_pin_map_the_netlist_does_not_follow(make: ModuleTyp
     )
 
 
+@pytest.mark.parametrize("variant", ["matrix", "touch"])
+def test_pin_check_catches_a_sense_pin_the_netlist_does_not_follow(
+    make: ModuleType, variant: str
+) -> None:
+    netlist = make.read_netlist(make.netlist_path(variant).read_text("utf-8"))
+    assert make.pin_map_problems(netlist, load_pin_map(), variant) == []
+    moved = replace(load_pin_map(), led_sense=4)
+    assert "LED supply sense: header pin 7 is not wired" in make.pin_map_problems(
+        netlist, moved, variant
+    )
+
+
 def test_sense_pin_is_the_pin_maps_and_free_of_the_touch_table() -> None:
     pins = load_pin_map()
     gpio = pins.led_sense
