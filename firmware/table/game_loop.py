@@ -73,6 +73,8 @@ from firmware.table.store_faults import SaveFault
 
 log = logging.getLogger(__name__)
 
+_SUPPLY_OFF = "the key is dark, the game goes on; check the LED supply, its lead and its fuse"
+
 
 class ScreenOutput(Protocol):
     """The OLED as the table uses it: takes the latest screen (`firmware.table.display_worker`)."""
@@ -139,6 +141,8 @@ class Table:
         """Why the key's strip did not open, for as long as the table runs."""
         self._led_supply = led_supply
         """Whether the LEDs' supply is there, as its sense input last said; None unwatched."""
+        if led_supply is False:
+            log.error("LED supply off at start: %s", _SUPPLY_OFF)
         self._wall_clock = wall_clock
         self._store = store
         self._key = KeyFeedback(lights, self._schedule)
@@ -354,7 +358,7 @@ class Table:
             # The pixels wake dark from a cut: the whole picture goes out again.
             self._key.forget_shown()
         else:
-            log.error("LED supply off: the key is dark; check the LED supply and its fuse")
+            log.error("LED supply off: %s", _SUPPLY_OFF)
         self._refresh(led=present)
 
     def _on_play(self, event: InputEvent, now: float) -> bool:
