@@ -18,6 +18,7 @@ from pathlib import Path
 
 from svg_drawing import Drawing, Point, write_or_check
 
+from firmware.drivers.led_supply import DIVIDER_OHMS
 from firmware.drivers.pinout import HEADER_PINS, RESERVED_PINS, PinMap, PinUse, load_pin_map
 
 HERE = Path(__file__).resolve().parent
@@ -26,8 +27,6 @@ DEFAULT_OUTPUT = HERE / "wiring.svg"
 WIDTH, HEIGHT = 1560, 1366
 SHUTDOWN_GPIO = 4
 """The free GPIO for the optional shutdown button (the `gpio-shutdown` overlay)."""
-SENSE_GPIO = 18
-"""The LED-supply sense input (schematic.py's SENSE_GPIO), free in the pin map."""
 SHUTDOWN_HEADER_PIN, SHUTDOWN_GROUND_PIN = 7, 9
 CONSOLE_BUTTONS = ("DONE", "PENALTY", "UNDO", "NEW", "TIMER")
 """Console buttons in matrix column 6, rows 1–5."""
@@ -94,7 +93,7 @@ def render_svg(pins: PinMap) -> str:
     _draw_led_key(drawing, x=1240, y=750)
     _draw_shutdown_button(drawing, by_gpio, x=20, y=930)
     _draw_protection(drawing, x=300, y=1000)
-    _draw_led_power(drawing, x=20, y=1120)
+    _draw_led_power(drawing, pins, x=20, y=1120)
     return drawing.serialise()
 
 
@@ -380,7 +379,7 @@ def _draw_protection(drawing: Drawing, x: float, y: float) -> None:
     )
 
 
-def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
+def _draw_led_power(drawing: Drawing, pins: PinMap, x: float, y: float) -> None:
     """The LED supply: fuse, bulk capacitor, both ends of the chain fed, the return wired back."""
     width = WIDTH - x - 20
     drawing.rect(x, y, width, 226)
@@ -415,14 +414,15 @@ def _draw_led_power(drawing: Drawing, x: float, y: float) -> None:
         "PTC, reverse and over-voltage cut-off, TVS: generated/connectors.md, README Power",
         "small",
     )
-    drawing.text(
-        fuse_x,
-        y + 210,
-        f"sense: protected 5 V → 33 kΩ → GPIO {SENSE_GPIO} · pin {HEADER_PINS[SENSE_GPIO]}, "
-        "47 kΩ and 100 nF to GND",
-        "small",
-        colour=plus,
-    )
+    if pins.led_sense is not None:
+        top, bottom = (f"{ohms / 1000:g} kΩ" for ohms in DIVIDER_OHMS)
+        drawing.text(
+            fuse_x,
+            y + 210,
+            f"sense: protected 5 V → {top} → {_net(pins.led_sense)}, {bottom} and 100 nF to GND",
+            "small",
+            colour=plus,
+        )
     # The chain: pixel 0 fed first; the last pixel fed again from the same terminals.
     # Only the two ends hang on the feed wires; between them the chain's own pads carry 5 V,
     # GND and the data from each pixel's DOUT to the next one's DIN.

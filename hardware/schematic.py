@@ -52,10 +52,10 @@ def _no_trace() -> list[tuple[str, int]]:
 skidl.circuit.get_skidl_trace = _no_trace  # type: ignore[attr-defined]
 skidl.node.get_skidl_trace = _no_trace  # type: ignore[attr-defined]
 skidl.logger.get_skidl_trace = _no_trace  # type: ignore[attr-defined]
-from make_wiring_svg import SENSE_GPIO  # noqa: E402
 from skidl import SKIDL, Circuit, Net, Part, Pin  # noqa: E402
 
 from firmware.drivers.led_layout import CELLS, EDGES  # noqa: E402
+from firmware.drivers.led_supply import DIVIDER_OHMS  # noqa: E402
 from firmware.drivers.pinout import HEADER_PINS, PinMap, PinUse  # noqa: E402
 from firmware.drivers.touch_pads import ADDRESSES  # noqa: E402
 
@@ -201,7 +201,8 @@ def build(pins: PinMap, variant: str = "matrix") -> Table:
     _power_entry(table)
     _led_chain(table, pins)
     _displays(table)
-    _led_supply_sense(table)
+    if pins.led_sense is not None:
+        _led_supply_sense(table, pins.led_sense)
     if pins.buzzer is not None:
         _buzzer(table, pins)
     if variant == "matrix":
@@ -225,7 +226,6 @@ def _pi(table: Table, pins: PinMap, variant: str) -> None:
         uses = {gpio: use for gpio, use in uses.items() if gpio not in pins.matrix_columns[3:]}
         for chip, gpio in enumerate(touch_irqs, start=1):
             uses[gpio] = PinUse("input.mpr121.irq_pins", f"Touch IRQ {chip}", gpio)
-    uses[SENSE_GPIO] = PinUse("", "LED supply sense", SENSE_GPIO)
     header: list[tuple[str, Any]] = []
     nets: dict[int, str] = {}
     for position in range(1, 41):
@@ -329,8 +329,12 @@ OVERVOLTAGE_DIVIDER = (
 )
 """The over-voltage threshold (R4, R5) and its hysteresis (R6); analog.py simulates them."""
 
-SENSE_DIVIDER = (("R7", 33_000, "LED_5V", "SENSE"), ("R8", 47_000, "SENSE", "GND"))
-"""LED 5 V → GPIO 18: 5.0 V reads 2.94 V (high), 0 V reads 0 V (low); analog.py checks it."""
+SENSE_DIVIDER = (
+    ("R7", DIVIDER_OHMS[0], "LED_5V", "SENSE"),
+    ("R8", DIVIDER_OHMS[1], "SENSE", "GND"),
+)
+"""LED 5 V → the pin map's `led.sense`: 5.0 V reads 2.94 V (high), 0 V reads 0 V (low); the
+values are the firmware's (`firmware.drivers.led_supply`), analog.py checks them."""
 
 LED_DATA_SERIES_OHMS = 330
 COLUMN_PULL_UP_OHMS = 10_000
@@ -436,8 +440,8 @@ def _displays(table: Table) -> None:
         table.cable(f"W{5 + number}", (plug, ref), length, "6 × 26 AWG, 6-way ribbon")
 
 
-def _led_supply_sense(table: Table) -> None:
-    sense = gpio_net(SENSE_GPIO, "LED supply sense")
+def _led_supply_sense(table: Table, gpio: int) -> None:
+    sense = gpio_net(gpio, "LED supply sense")
     for ref, ohms, *ends in SENSE_DIVIDER:
         a, b = (sense if end == "SENSE" else end for end in ends)
         table.resistor(ref, ohms, a, b)

@@ -1,5 +1,5 @@
-"""The console: the switches (matrix or touch pads) and the rotary encoder with its push switch,
-as one input queue.
+"""The console: the switches (matrix or touch pads), the rotary encoder with its push switch and
+the LED supply's sense input, as one input queue.
 
 The spymaster turns the encoder to choose the clue number and pushes it to announce the clue; a
 long push opens the menu. The five console buttons sit in the switch matrix with the card pads.
@@ -32,8 +32,10 @@ from firmware.drivers.events import (
     EncoderPushed,
     EncoderTurned,
     InputEvent,
+    LedSupplyChanged,
     MatrixEvent,
 )
+from firmware.drivers.led_supply import LedSupplySense
 from firmware.drivers.matrix import RELEASE_DEBOUNCE_MS, SwitchMatrix
 from firmware.drivers.pinout import DEFAULT_PIN_MAP
 
@@ -77,7 +79,8 @@ class Console:
     callback thread (encoder) and the clock's thread (matrix, holds); `queue.Queue` makes that
     safe. Pins come from `pin_factory` (gpiozero's default when `None`), wired as the default pin
     map unless told otherwise. `switches` opens the pads and buttons reporting to the console;
-    without it, a `SwitchMatrix` on the default pins and timing.
+    without it, a `SwitchMatrix` on the default pins and timing. `led_sense` is the LED
+    supply's sense input (`firmware.drivers.led_supply`), whose changes come on the queue too.
 
     The encoder push is debounced here with the clock for `debounce_ms`, read once it has been
     still that long (so a glitch, over by then, changes nothing). It is a plain input and not a
@@ -94,6 +97,7 @@ class Console:
         encoder_a: int = DEFAULT_PIN_MAP.encoder_a,
         encoder_b: int = DEFAULT_PIN_MAP.encoder_b,
         encoder_push: int = DEFAULT_PIN_MAP.encoder_push,
+        led_sense: int | None = None,
         debounce_ms: float = RELEASE_DEBOUNCE_MS,
         holds: Mapping[ConsoleButton, float] = DEFAULT_HOLDS,
         push_hold_s: float = PUSH_HOLD_S,
@@ -124,6 +128,7 @@ class Console:
         self._matrix: Switches | None = None
         self._encoder: RotaryEncoder | None = None
         self._push: DigitalInputDevice | None = None
+        self._led_supply: LedSupplySense | None = None
         try:
             self._encoder = RotaryEncoder(
                 encoder_a, encoder_b, max_steps=0, pin_factory=pin_factory
@@ -133,6 +138,10 @@ class Console:
             self._push = DigitalInputDevice(encoder_push, pull_up=True, pin_factory=pin_factory)
             self._push.when_activated = self._push_edge
             self._push.when_deactivated = self._push_edge
+            if led_sense is not None:
+                self._led_supply = LedSupplySense(
+                    clock, led_sense, self._supply_changed, pin_factory=pin_factory
+                )
             if switches is None:
                 self._matrix = SwitchMatrix(clock, self._matrix_event, pin_factory=pin_factory)
             else:
@@ -154,6 +163,11 @@ class Console:
         have no such state and are never busy."""
         return isinstance(self._matrix, SwitchMatrix) and self._matrix.scanning
 
+    @property
+    def led_supply(self) -> bool | None:
+        """Whether the LED supply is there now; None when the table does not watch it."""
+        return None if self._led_supply is None else self._led_supply.present
+
     def close(self) -> None:
         """Stop every timer and release the pins. Idempotent."""
         with self._lock:
@@ -168,7 +182,7 @@ class Console:
         # waiting for this lock.
         if self._matrix is not None:
             self._matrix.close()
-        for device in (self._push, self._encoder):
+        for device in (self._push, self._encoder, self._led_supply):
             if device is not None:
                 device.close()
 
@@ -180,6 +194,11 @@ class Console:
 
     def _put(self, event: InputEvent) -> None:
         self._sink.put_nowait(event)
+
+    def _supply_changed(self, event: LedSupplyChanged) -> None:
+        with self._lock:
+            if not self._closed:
+                self._put(event)
 
     def _matrix_event(self, event: MatrixEvent) -> None:
         with self._lock:

@@ -164,6 +164,18 @@ class TouchChipFault:
         return f"touch chip 0x{self.address:02x} {'back' if self.answering else 'not answering'}"
 
 
+@dataclass(frozen=True)
+class LedSupplyChanged:
+    """The LED strip's 5 V supply went away (`present` False: a dead supply, a blown fuse, a
+    pulled lead) or came back, as its sense input reads it; a device's fault, not a hand's."""
+
+    present: bool
+    at: float
+
+    def __str__(self) -> str:
+        return f"LED supply {'back' if self.present else 'off'}"
+
+
 MatrixEvent: TypeAlias = (
     PadPressed
     | PadReleased
@@ -175,7 +187,9 @@ MatrixEvent: TypeAlias = (
 )
 """What the switch matrix scanner (or the capacitive pads, which may also fail) reports."""
 
-InputEvent: TypeAlias = MatrixEvent | ButtonHeld | EncoderTurned | EncoderPushed | EncoderHeld
+InputEvent: TypeAlias = (
+    MatrixEvent | ButtonHeld | EncoderTurned | EncoderPushed | EncoderHeld | LedSupplyChanged
+)
 """What the console puts on its queue."""
 
 

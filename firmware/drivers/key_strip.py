@@ -92,6 +92,11 @@ class KeyStrip:
             log.info("LED strip works again")
         return True
 
+    def forget_shown(self) -> None:
+        """The pixels lost what they held (their supply was off): the next picture writes
+        every one, even one equal to the last."""
+        self._shown = None
+
     def _wire_frame(self, picture: KeyColours) -> tuple[Colour, ...]:
         curve = self.curve
         frame = [BLACK] * self._strip.count

@@ -42,8 +42,9 @@ STRIP_FAULTS = (RuntimeError, OSError)
 
 
 class LedFault(StrEnum):
-    """Why a strip did not open, in a word: the OLED's footer, the fleet's `health` and the
-    self-test name it (the journal has the whole error and its fix)."""
+    """Why the LED key is dark, in a word: its strip did not open, or its supply is off. The
+    OLED's footer, the fleet's `health` and the self-test name it (the journal has the whole
+    error and its fix)."""
 
     UNSUPPORTED = "unsupported"
     """The backend's library does not know this Pi (rpi_ws281x on a Pi 5, Blinka on a new
@@ -56,6 +57,9 @@ class LedFault(StrEnum):
     """The backend's library is not installed (the `pi` extra)."""
     FAILED = "failed"
     """Anything else the library raised."""
+    NO_SUPPLY = "no-supply"
+    """The strip's 5 V is not there, as its sense input reads it (`firmware.drivers.led_supply`):
+    a supply off or dead, its fuse blown, its lead pulled. It clears when the supply returns."""
 
 
 class LedBackendError(LedError, RuntimeError):

@@ -59,7 +59,10 @@ class SecondOled:
     rotate_180: bool = setting(True, FLAG, "it faces the other way: the chip turns its picture")
     """It faces the players across the table: mounted the other way round, the chip turns it."""
     reset_pin: int | None = setting(
-        None, GPIO, "its own RES line, if it needs one (GPIO 4: no shutdown button then)"
+        None,
+        GPIO,
+        """its own RES line, if it needs one (GPIO 18: the LED supply sense's, so [pins.led]
+        sense = false then)""",
     )
     """BCM GPIO wired to its RES, if its module needs one (as `OledConfig.reset_pin`)."""
 
@@ -80,7 +83,7 @@ class OledConfig:
         None,
         GPIO,
         """a free BCM GPIO wired to RES, pulsed before each init: 2.42-inch boards without a
-        reset circuit need it (leave out when RES is high)""",
+        reset circuit need it (leave out when RES is high; GPIO 4: no shutdown button then)""",
     )
     """BCM GPIO wired to the module's RES, pulsed low before each initialisation; None when RES
     is held high on the module (most SSD1306 boards)."""

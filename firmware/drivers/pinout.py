@@ -202,6 +202,12 @@ def _ints_got(value: object) -> str:
 # Only the type here: which pins a table may use is a question of the whole map (`PinMap`).
 _INTEGER = Kind(_is_int, "an integer", got=_kind)
 _PIN = _INTEGER
+_SENSE = Kind(
+    lambda v: v is False or _is_int(v),
+    "a GPIO number, or false for none",
+    lambda v: None if v is False else v,
+    _kind,
+)
 _PINS = Kind(
     lambda v: isinstance(v, list) and all(_is_int(item) for item in v),
     "an array of integers",
@@ -254,6 +260,15 @@ class PinMap:
         Pi 5), "spi" (every Pi) or "virtual" (none)""",
         key="led.backend",
     )
+    led_sense: int | None = setting(
+        None,
+        _SENSE,
+        """the LED supply's sense input: a divider from the LEDs' 5 V, high while the supply is
+        there; false: no divider fitted, the supply goes unwatched""",
+        key="led.sense",
+    )
+    """The LED supply's sense input (a divider from the LEDs' 5 V, high while it is there), or
+    None when the table has none and the supply goes unwatched."""
 
     def __post_init__(self) -> None:
         _check_counts(self)
@@ -296,11 +311,14 @@ class PinMap:
         if self.buzzer is not None:
             yield PinUse("buzzer.pin", "Buzzer", self.buzzer)
         yield PinUse("led.data", "LED data", self.led_data)
+        if self.led_sense is not None:
+            yield PinUse("led.sense", "LED supply sense", self.led_sense)
 
     def uses(self) -> tuple[PinUse, ...]:
         """Every header GPIO the table is wired to, the OLED's I2C pins included."""
         uses = list(self._gpio_uses())
-        uses[-1:-1] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
+        data = next(i for i, use in enumerate(uses) if use.key == "led.data")
+        uses[data:data] = [PinUse("oled.bus", "OLED SDA", 2), PinUse("oled.bus", "OLED SCL", 3)]
         return tuple(uses)
 
 
@@ -361,7 +379,8 @@ def parse_pin_map(data: Mapping[str, object], source: str, *, key_prefix: str = 
     `source` names where the table came from (a file path) and `key_prefix` where it sits in
     that file (`"pins."` for a config file's `[pins]` table); both only go into error messages.
     The table must be complete; only `[buzzer]` and the keys declared with a default
-    (`led.backend`) may be left out.
+    (`led.backend`, `led.sense`: then, as with `sense = false`, the LED supply goes unwatched)
+    may be left out.
     """
     try:
         return _parse(data)

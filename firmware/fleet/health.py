@@ -1,10 +1,11 @@
 """The table's health as the fleet reports it: what the game loop knows (stuck pads, the OLED,
-saving, the LED key's backend and why its strip did not open) and what the system says (free
-disk, CPU temperature, uptime, version)."""
+saving, the LED key's backend, why the key is dark and whether its supply is there) and what the
+system says (free disk, CPU temperature, uptime, version)."""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -51,9 +52,12 @@ class HealthReading:
     oled_up: bool = True
     led_backend: str = "virtual"
     """What drives the LED key: `ws281x`, `spi` or `virtual`."""
-    led_off: str | None = None
-    """Why the LED key's strip did not open (a `LedFault`: `spi-off`, `no-access`…); None when
-    it did."""
+    led_off: Callable[[], str | None] = lambda: None
+    """Why the LED key is dark now (a `LedFault`: `spi-off`, `no-access`, `no-supply`…); None
+    while it is lit. Read at each report: the supply can go and come back."""
+    led_supply: Callable[[], bool | None] = lambda: None
+    """Whether the LED key's 5 V is there now, as its sense input reads it; None when the table
+    does not watch it (no `led.sense` in its pin map)."""
     zone: Path = field(default=THERMAL_ZONE)
 
     def fields(self, now: float, events_dropped: int) -> dict[str, Any]:
@@ -62,7 +66,8 @@ class HealthReading:
             "stuck_pads": list(self.stuck_pads),
             "oled_up": self.oled_up,
             "led_backend": self.led_backend,
-            "led_off": self.led_off,
+            "led_off": self.led_off(),
+            "led_supply": self.led_supply(),
             "saving": self.not_saving is None,
             "not_saving": self.not_saving,
             "free_disk_bytes": free_disk(self.state_dir),

@@ -28,6 +28,7 @@ from firmware.table.config import TableConfig
 from firmware.table.devices import led_key, open_buzzer, open_console
 from firmware.table.led_key import LedKey
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.led_supply import VirtualLedSupply
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import open_virtual_strip
 
@@ -122,6 +123,10 @@ def open_pi_console(
             error,
         )
         twin = MockFactory(pin_class=MockPWMPin)
+        # The supply's sense cannot be read without the GPIO either: the twin's supply is on,
+        # so that the console's fault is the one named.
+        if config.pins.led_sense is not None:
+            VirtualLedSupply(twin, config.pins.led_sense)
         # Touch chips that nothing touches, on a bus of their own, for a capacitive table.
         bus = VirtualI2C()
         if config.inputs.backend == "mpr121":

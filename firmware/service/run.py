@@ -180,6 +180,7 @@ def _serve(
             rng=secrets.SystemRandom(),
             language=language,
             led_fault=devices.led_fault,
+            led_supply=devices.console.led_supply,
         )
         log.info("table ready")
         # The scanner has no thread of its own: it runs on the clock's (see

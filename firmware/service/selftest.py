@@ -1,15 +1,15 @@
 """`codenames-table selftest`: staff check the table's hardware, guided by the OLED.
 
-Each LED lights red, then green, then blue, one after the other (a wrong order or a swapped
-colour channel shows at once), or, when the strip did not open, the OLED says why and the test
-fails; the OLED shows a test pattern; then the OLED asks for each of the 30 matrix switches and
-for the encoder in turn. The report names missing switches (no press in
+Each LED lights red, then green, then blue, one after the other (a wrong order or a swapped colour
+channel shows at once), or, when the strip did not open or its supply's sense input reads no 5 V,
+the OLED says why and the test fails; the OLED shows a test pattern; then the OLED asks for each of
+the 30 matrix switches and for the encoder in turn. The report names missing switches (no press in
 time), stuck ones (closed before they were asked for, or held past the stuck limit), ghosting
-(another switch closing with the one asked for: a short or a failed diode) and a reversed
-encoder (A and B swapped). Any fault makes the command exit 1. Ghosts in the asked switch's own
-column, on row 1 or the row after its own, are what too short a settle time makes (the column
-still rising when the scan reads the next row, `firmware.drivers.matrix_wires`): the report then
-names the scan's wait and the config key that sets it, `[input] column_pullup_ohms`.
+(another switch closing with the one asked for: a short or a failed diode) and a reversed encoder (A
+and B swapped). Any fault makes the command exit 1. Ghosts in the asked switch's own column, on row
+1 or the row after its own, are what too short a settle time makes (the column still rising when the
+scan reads the next row, `firmware.drivers.matrix_wires`): the report then names the scan's wait and
+the config key that sets it, `[input] column_pullup_ohms`.
 
 This module is the check itself, over any `Rig`; `firmware.service.selftest_pi` is the command
 that runs it on the Pi's own devices.
@@ -41,7 +41,7 @@ from firmware.drivers.events import (
 )
 from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.led_layout import CELLS, EDGES
-from firmware.drivers.led_strip import LedBackendError
+from firmware.drivers.led_strip import LedBackendError, LedFault
 from firmware.drivers.matrix import MatrixSwitch, switch_position
 from firmware.drivers.matrix_wires import settle_for_pull_up
 from firmware.table import screen_texts as m
@@ -58,6 +58,12 @@ SETTLE_S = 0.5
 """Quiet time at the start, to catch switches already closed."""
 SWITCHES: tuple[MatrixSwitch, ...] = (*ALL_COORDS, *ConsoleButton)
 """Every matrix switch, in the order they are asked for."""
+NO_LED_SUPPLY = (
+    "the LED supply is off: its sense input (pin map led.sense) reads no 5 V; check the LED "
+    "supply's mains switch and lead, the PTC fuse F1 (it resets once cool, with the supply "
+    "off), and the 5 V at the LED terminals"
+)
+"""The report's line for a dead LED supply, after `LED key off: `."""
 
 
 class Rig(Protocol):
@@ -83,7 +89,7 @@ class Report:
     ghosting: list[str] = field(default_factory=list)
     encoder: list[str] = field(default_factory=list)
     leds: list[str] = field(default_factory=list)
-    """Why the LED key is off: its strip did not open."""
+    """Why the LED key is off: its strip did not open, or its supply is off."""
     notes: list[str] = field(default_factory=list)
     """What may explain the faults; not faults themselves."""
 
@@ -171,9 +177,12 @@ class SelfTest:
         column_pullup_ohms: float | None = None,
         *,
         led_error: LedBackendError | None = None,
+        led_supply: Callable[[], bool | None] = lambda: None,
     ) -> None:
         self._rig = rig
         self._led_error = led_error
+        self._led_supply = led_supply
+        """Whether the LED supply is there now (the console's sense); None when unwatched."""
         """Why the LED strip did not open (the rig's LEDs are then a virtual strip)."""
         self._column_pullup_ohms = column_pullup_ohms
         """The matrix's `input.column_pullup_ohms`, named when ghosts look like too short a
@@ -212,6 +221,14 @@ class SelfTest:
         self._rig.show_oled(render_screen(OledScreen(title=_(m.SELF_TEST), lines=lines)))
 
     def _leds(self) -> None:
+        if self._led_supply() is False:
+            # A chase on unpowered pixels shows nothing: the OLED says where to look instead.
+            self._say(self._catalog.gettext(m.LED_OFF[LedFault.NO_SUPPLY]))
+            self.report.leds.append(NO_LED_SUPPLY)
+            if self._led_error is not None:
+                self.report.leds.append(str(self._led_error))
+            self._rig.pause(PATTERN_S)
+            return
         if self._led_error is not None:
             # Nothing to look at: the OLED says why instead, while it would have chased.
             self._say(self._catalog.gettext(m.LED_OFF[self._led_error.fault]))

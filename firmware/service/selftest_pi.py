@@ -74,6 +74,7 @@ def run_selftest(args: argparse.Namespace, model_file: Path = PI_MODEL_FILE) -> 
             stuck_after_s=config.inputs.stuck_after_s,
             column_pullup_ohms=config.inputs.column_pullup_ohms if matrix else None,
             led_error=devices.led_error,
+            led_supply=lambda: devices.console.led_supply,
         )
         report = test.run(on_prompt=lambda name: print(f"now: {name}", flush=True))
     for line in report.lines():

@@ -43,7 +43,7 @@ from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.led_layout import Light, Side
 from firmware.sim import texts as t
 from firmware.sim.fingers import EncoderPush, Fingers, Switch
-from firmware.sim.keys import console_bindings, describe_keys, press_time
+from firmware.sim.keys import LED_POWER_KEY, console_bindings, describe_keys, press_time
 from firmware.sim.widgets import (
     BUTTON_LABELS,
     GLASS_ROWS,
@@ -223,6 +223,7 @@ class SimApp(StyledApp):
         for panel, title in t.PANEL_TITLES.items():
             self.query_one(f"#{panel}").border_title = self._text(title)
         self.query_one("#long-press", Static).update(self._text(t.LONG_PRESS))
+        self.query_one("#led-panel").border_subtitle = f"{LED_POWER_KEY} {self._text(t.LED_POWER)}"
         describe_keys(self._bindings, self.catalog)
         self.refresh_bindings()
         self._fit(self.size.width, self.size.height)
@@ -343,6 +344,18 @@ class SimApp(StyledApp):
         """Show or hide the key on the cards."""
         self.spymaster_view = not self.spymaster_view
         self._redraw()
+
+    def action_led_power(self) -> None:
+        """Cut the LED key's supply, or bring it back (a table without the sense: a bell)."""
+        supply = self.vt.led_supply
+        if supply is None or self._closed:
+            self.bell()
+            return
+        if supply.on:
+            supply.cut()
+        else:
+            supply.restore()
+        self.advance(0)
 
     # Drawing
 

@@ -17,6 +17,7 @@ from firmware.drivers.events import (
     ButtonReleased,
     EncoderHeld,
     InputEvent,
+    LedSupplyChanged,
     PadReleased,
 )
 from firmware.table import screen_texts as m
@@ -39,6 +40,8 @@ INPUT = NC_("sim", "Input: {events}")
 NO_INPUT = NC_("sim", "none yet")
 RELEASED = NC_("sim", "{switch} released")
 KNOB_HELD = NC_("sim", "Knob held")
+LED_POWER_OFF = NC_("sim", "LED power off")
+LED_POWER_BACK = NC_("sim", "LED power back")
 SPYMASTER_VIEW = NC_("sim", "spymaster view")
 TOO_SMALL = NC_(
     "sim",
@@ -78,6 +81,8 @@ PUSH = NC_("sim", "push")
 MENU = NC_("sim", "menu")
 HOLD = NC_("sim", "hold {button}")
 SPYMASTER = NC_("sim", "spymaster")
+LED_POWER = NC_("sim", "LED power")
+"""The key that cuts the LED key's supply, or brings it back."""
 QUIT = NC_("sim", "quit")
 
 
@@ -95,6 +100,8 @@ def event_text(catalog: GNUTranslations, event: InputEvent) -> str:
         return sim_text(catalog, RELEASED, switch=m.switch_name(event.button))
     if isinstance(event, EncoderHeld):
         return sim_text(catalog, KNOB_HELD)
+    if isinstance(event, LedSupplyChanged):
+        return sim_text(catalog, LED_POWER_BACK if event.present else LED_POWER_OFF)
     line = m.pad_test_line(catalog, event)
     return str(event) if line is None else line
 

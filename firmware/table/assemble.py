@@ -36,10 +36,12 @@ def build_table(
     first_mode: Mode | None = None,
     language: str | None = None,
     led_fault: LedFault | None = None,
+    led_supply: bool | None = None,
 ) -> Table:
     """The game loop of a table whose console reports to `events`, with the config's settings
     and sleep time; `buzzer` beeps, when the table has one. `led_fault`: why the key's
-    strip did not open (the OLED then says so)."""
+    strip did not open (the OLED then says so); `led_supply`: whether the key has power at the
+    start, as the console's LED supply sense reads it (None when the table does not watch it)."""
     return Table(
         clock=clock,
         store=store,
@@ -55,4 +57,5 @@ def build_table(
         language=language,
         events=events,
         led_fault=led_fault,
+        led_supply=led_supply,
     )

@@ -311,18 +311,21 @@ class TouchPadsKeys:
     touch_threshold: int = setting(
         PadThresholds.touch,
         whole(2, 255, "a whole number 2–255"),
-        "2-255: counts below the baseline that make a touch",
+        """2-255 counts below the baseline, for pads not calibrated: the chips say "something is
+        near" at a third of it, and the pad is then read for a finger's signal (a jump of 0.2 pF
+        that stops at once: not a hand's)""",
     )
     release_threshold: int = setting(
         PadThresholds.release,
         whole(1, 254, "a whole number 1–254"),
-        "1-254, under touch_threshold: counts below the baseline that still hold it",
+        "1-254, under touch_threshold: under this drop (and under the third) a pad is let go",
     )
     pads: Mapping[str, Any] | None = setting(
         None,
         Kind(lambda v: isinstance(v, Mapping), "a table of pad = [touch, release]"),
-        """a pad's or button's own [touch, release], as `codenames-table selftest
-        --calibrate` writes them""",
+        """a pad's or button's own [touch, release] in counts, as `codenames-table selftest
+        --calibrate` measures and writes them: the finger's jump the pad needs, and its
+        release""",
     )
 
 

@@ -50,6 +50,7 @@ def open_console(
         encoder_a=pins.encoder_a,
         encoder_b=pins.encoder_b,
         encoder_push=pins.encoder_push,
+        led_sense=pins.led_sense,
         debounce_ms=config.inputs.release_debounce_ms,
     )
 

@@ -48,7 +48,7 @@ from board_rules.codenames import (
     generate_key,
 )
 from firmware.drivers.clock import Clock
-from firmware.drivers.events import InputEvent, TouchChipFault
+from firmware.drivers.events import InputEvent, LedSupplyChanged, TouchChipFault
 from firmware.drivers.led_strip import LedFault
 from firmware.table import controls
 from firmware.table import screen_texts as m
@@ -76,6 +76,8 @@ from firmware.table.store import GameStore, StoreError, TimedAction
 from firmware.table.store_faults import SaveFault
 
 log = logging.getLogger(__name__)
+
+_SUPPLY_OFF = "the key is dark, the game goes on; check the LED supply, its lead and its fuse"
 
 
 class ScreenOutput(Protocol):
@@ -136,9 +138,15 @@ class Table:
         language: str | None = None,
         events: queue.Queue[TableEvent] | None = None,
         led_fault: LedFault | None = None,
+        led_supply: bool | None = None,
     ) -> None:
         self._clock = clock
-        self._led_fault = led_fault
+        self._strip_fault = led_fault
+        """Why the key's strip did not open, for as long as the table runs."""
+        self._led_supply = led_supply
+        """Whether the LEDs' supply is there, as its sense input last said; None unwatched."""
+        if led_supply is False:
+            log.error("LED supply off at start: %s", _SUPPLY_OFF)
         self._wall_clock = wall_clock
         self._store = store
         self._key = KeyFeedback(lights, self._schedule)
@@ -289,8 +297,16 @@ class Table:
 
     @property
     def led_fault(self) -> LedFault | None:
-        """Why the LED key's strip did not open, when it did not: the key is dark."""
-        return self._led_fault
+        """Why the LED key is dark, when it is: its supply is off (the first thing to fix, and
+        at the table), or its strip did not open."""
+        if self._led_supply is False:
+            return LedFault.NO_SUPPLY
+        return self._strip_fault
+
+    @property
+    def led_supply(self) -> bool | None:
+        """Whether the LED key's 5 V is there now; None when the table does not watch it."""
+        return self._led_supply
 
     @property
     def asleep(self) -> bool:
@@ -310,6 +326,9 @@ class Table:
             else:
                 self._silent_chips.add(event.address)
             self._refresh(led=False)
+            return
+        if isinstance(event, LedSupplyChanged):
+            self._supply_changed(event.present)
             return
         if self.observer is not None:
             self.observer.seen(event)
@@ -337,6 +356,17 @@ class Table:
         else:
             led = self._on_play(event, now)
         self._refresh(led=led)
+
+    def _supply_changed(self, present: bool) -> None:
+        # Like a silent touch chip, a device's fault: the game goes on, the OLED names it.
+        self._led_supply = present
+        if present:
+            log.info("LED supply back: the key is drawn again")
+            # The pixels wake dark from a cut: the whole picture goes out again.
+            self._key.forget_shown()
+        else:
+            log.error("LED supply off: %s", _SUPPLY_OFF)
+        self._refresh(led=present)
 
     def _on_play(self, event: InputEvent, now: float) -> bool:
         intent = self._controls.meaning(event, self.state.phase, self._selector, self._catalog)
@@ -574,7 +604,7 @@ class Table:
             timer_seconds=self._timer.seconds_left(now),
             not_saving=self._saver.fault,
             input_fault=bool(self._silent_chips),
-            led_fault=self._led_fault,
+            led_fault=self.led_fault,
             match=self._match.score(self.state),
             menu=menu,
             pad_test=mode.last if isinstance(mode, PadTest) else None,

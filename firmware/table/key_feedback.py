@@ -38,6 +38,8 @@ class KeyLights(Protocol):
 
     def show(self, picture: KeyColours) -> bool: ...
 
+    def forget_shown(self) -> None: ...
+
 
 class KeyFeedback:
     """Draws game states on `lights`.
@@ -65,6 +67,10 @@ class KeyFeedback:
         )
         if look != style:
             self._lights.style = look
+
+    def forget_shown(self) -> None:
+        """The pixels lost their picture (their supply was cut): the next draw writes it all."""
+        self._lights.forget_shown()
 
     def due(self, now: float) -> bool:
         """True when the picture has changed by itself since it was drawn."""

@@ -74,6 +74,10 @@ class LedKey:
         out, False when nothing changed or the strip failed."""
         return self._lights.show(picture)
 
+    def forget_shown(self) -> None:
+        """The pixels came back dark from a supply cut: the next draw writes them all."""
+        self._lights.forget_shown()
+
     def close(self) -> None:
         """Turn the key off and close the strip. Idempotent."""
         self._lights.close()

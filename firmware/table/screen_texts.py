@@ -84,9 +84,10 @@ LED_OFF = {
     LedFault.NO_ACCESS: N_("LED key off: no access"),
     LedFault.NOT_INSTALLED: N_("LED key off: no driver"),
     LedFault.FAILED: N_("LED key off: error"),
+    LedFault.NO_SUPPLY: N_("LED key off: no power"),
 }
-"""The footer while the LED key's strip is not open, with the reason (the journal has the
-detail and the fix)."""
+"""The footer while the LED key is dark: its strip is not open, or its supply is off, with the
+reason (the journal has the detail and the fix)."""
 
 TOUCH_FAULT = N_("Touch pads: no answer")
 """The footer while a touch chip of the capacitive table does not answer (the journal names it)."""

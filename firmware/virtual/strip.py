@@ -81,6 +81,8 @@ class VirtualPixelStrip:
         self.shown_brightness = brightness
         """The brightness the last frame went out at."""
         self._faults: list[BaseException] = []
+        self.powered = True
+        """Whether the pixels have their 5 V (`firmware.virtual.led_supply` switches it)."""
 
     # --- rpi_ws281x.PixelStrip's API -------------------------------------------------------
 
@@ -93,7 +95,8 @@ class VirtualPixelStrip:
         self._require_begun()
         if self._faults:
             raise self._faults.pop(0)
-        self.shown = tuple(self._buffer)
+        # Unpowered pixels take no data: the frame goes out on the wire and nothing lights.
+        self.shown = tuple(self._buffer) if self.powered else (0,) * len(self._buffer)
         self.shown_brightness = self._brightness
         self.shows += 1
 
@@ -152,6 +155,13 @@ class VirtualPixelStrip:
         return unpack(self.getPixelColor(n))
 
     # --- for tests and the simulation ------------------------------------------------------
+
+    def set_powered(self, on: bool) -> None:
+        """Switch the pixels' supply. Off, they go dark; back on, they stay dark until the next
+        frame: a WS2812B holds its colour in a latch its own supply feeds (WS2812B datasheet,
+        Worldsemi: the data latch), so a power cut loses it."""
+        self.powered = on
+        self.shown = (0,) * len(self._buffer)
 
     def fail_next_show(self, error: BaseException | None = None, times: int = 1) -> None:
         """Make the next `times` calls of `show()` raise `error` (by default the RuntimeError

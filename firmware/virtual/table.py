@@ -37,6 +37,7 @@ from firmware.table.game_loop import TableEvent
 from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.led_supply import NOMINAL_V, VirtualLedSupply
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.ssd1306 import attach_virtual_oleds
@@ -75,6 +76,7 @@ class VirtualTable:
     call `start_loop`. `strip` replaces the virtual LED strip, for one that also notes when it
     shows (benchmarks). `led_fault` plays a table whose real strip did not open, for that
     reason: the game goes on, on the virtual strip, and the table shows why the key is off.
+    `led_supply_on` False starts the table with its LED supply dead (`led_supply` switches it).
     """
 
     def __init__(
@@ -92,6 +94,7 @@ class VirtualTable:
         bus: VirtualI2C | None = None,
         strip: Ws281xStrip[VirtualPixelStrip] | None = None,
         led_fault: LedFault | None = None,
+        led_supply_on: bool = True,
     ) -> None:
         self.config = config
         self.clock: Clock = VirtualClock() if clock is None else clock
@@ -124,6 +127,13 @@ class VirtualTable:
         self.encoder = VirtualEncoder(
             self.factory, a=pins.encoder_a, b=pins.encoder_b, push=pins.encoder_push
         )
+        self.led_supply = (
+            None
+            if pins.led_sense is None
+            else VirtualLedSupply(self.factory, pins.led_sense, NOMINAL_V if led_supply_on else 0.0)
+        )
+        """The LEDs' supply on its sense divider (`cut` and `restore` it), when the pin map
+        watches it."""
         self.events: queue.Queue[TableEvent] = queue.Queue()
         # The buzzer first, as on the Pi: its pin is driven low before anything else opens.
         self.buzzer = open_buzzer(config, self.clock, self.factory)
@@ -149,6 +159,8 @@ class VirtualTable:
             self.display = ImmediateDisplay(self.oled)
         self.strip = open_virtual_strip(config.led_layout.pixel_count) if strip is None else strip
         self.lights = led_key(config, self.strip)
+        if self.led_supply is not None:
+            self.led_supply.pixels = self.strip.pixel_strip
         self._wall_start = wall_clock_start
         self.store = GameStore(state_dir, wall_clock=self._wall_time)
         self.table = build_table(
@@ -165,6 +177,7 @@ class VirtualTable:
             first_mode=first_mode,
             language=language,
             led_fault=led_fault,
+            led_supply=self.console.led_supply,
         )
         # Past the debounce time, with a scan period to spare.
         self.settle_s = max(SETTLE_S, config.inputs.release_debounce_ms / 1000 + 0.01)

@@ -36,7 +36,16 @@ FIRMWARE = (
 """The firmware's packages (and shared modules), lowest first."""
 TWINS = tuple(
     f"firmware.virtual.{name}"
-    for name in ("encoder", "i2c", "matrix_circuit", "mpr121", "mpr121_physics", "ssd1306", "strip")
+    for name in (
+        "encoder",
+        "i2c",
+        "led_supply",
+        "matrix_circuit",
+        "mpr121",
+        "mpr121_physics",
+        "ssd1306",
+        "strip",
+    )
 )
 VIRTUAL_TABLE = ("firmware.virtual.table", "firmware.virtual.script")
 APPS = ("firmware.cli", "firmware.sim", "firmware.coda", "firmware.tui", "firmware.cafe")

@@ -55,6 +55,7 @@ def test_default_map_has_the_documented_pins() -> None:
     assert (pins.i2c_bus, pins.oled_address) == (1, 0x3C)
     assert pins.led_data == 10
     assert pins.led_backend is LedBackend.AUTO
+    assert pins.led_sense == 18
 
 
 def test_packaged_default_is_the_hardware_file() -> None:
@@ -92,7 +93,7 @@ def test_the_drivers_defaults_are_the_default_map() -> None:
 
 def test_default_map_uses_no_pin_twice() -> None:
     gpios = [use.gpio for use in load_pin_map().uses()]
-    assert len(gpios) == len(set(gpios)) == 18
+    assert len(gpios) == len(set(gpios)) == 19
 
 
 def test_default_map_leaves_the_bus_pins_to_their_buses() -> None:
@@ -123,6 +124,25 @@ def test_map_without_buzzer_section_has_no_buzzer() -> None:
     pins = parse_pin_map(table, "test")
     assert pins.buzzer is None
     assert "Buzzer" not in {use.label for use in pins.uses()}
+
+
+def test_map_without_led_sense_leaves_the_supply_unwatched() -> None:
+    table = default_table()
+    del table["led"]["sense"]
+    pins = parse_pin_map(table, "test")
+    assert pins.led_sense is None
+    assert "led.sense" not in {use.key for use in pins.uses()}
+
+
+def test_led_sense_false_says_no_divider_is_fitted() -> None:
+    table = default_table()
+    table["led"]["sense"] = False
+    assert parse_pin_map(table, "test").led_sense is None
+
+
+def test_led_sense_is_a_plain_input_named_in_the_wiring_table() -> None:
+    [use] = [use for use in load_pin_map().uses() if use.key == "led.sense"]
+    assert (use.label, use.gpio, use.header_pin) == ("LED supply sense", 18, 12)
 
 
 def test_led_backend_defaults_to_auto_and_accepts_ws281x_spi_and_virtual() -> None:
@@ -219,11 +239,19 @@ BAD_MAPS = {
     "UART TX reused": (_set("matrix", "rows", [5, 6, 14, 19, 26]), "matrix.rows", "(UART TXD"),
     "UART RX reused": (_set("encoder", "push", 15), "encoder.push", "(UART RXD"),
     "LED data off MOSI": (
-        _set("led", "data", 18),
+        _set("led", "data", 4),
         "led.data",
         "either hardware backend, which auto picks, drives SPI0 MOSI, so the LED data pin must"
-        " be GPIO 10, not 18",
+        " be GPIO 10, not 4",
     ),
+    "LED sense on a matrix row": (
+        _set("led", "sense", 26),
+        "led.sense",
+        "GPIO 26 is used twice: Matrix row 5 and LED supply sense",
+    ),
+    "LED sense on the I2C bus": (_set("led", "sense", 3), "led.sense", "(I2C1 SCL"),
+    "LED sense as a string": (_set("led", "sense", "18"), "led.sense", "got a string"),
+    "LED sense as true": (_set("led", "sense", True), "led.sense", "got a boolean"),
     "LED data on MISO": (_set("led", "data", 9), "led.data", "(SPI0 MISO"),
     "unknown backend": (_set("led", "backend", "pwm"), "led.backend", "got 'pwm'"),
     "backend not a string": (_set("led", "backend", 1), "led.backend", "got an integer"),
@@ -304,6 +332,7 @@ def test_any_map_that_parses_is_wired_possibly(gpios: list[int]) -> None:
     table["matrix"]["columns"] = gpios[5:11]
     table["encoder"] = {"a": gpios[11], "b": gpios[12], "push": gpios[13]}
     table["buzzer"]["pin"] = gpios[14]
+    del table["led"]["sense"]  # the drawn pins alone
     try:
         pins = parse_pin_map(table, "drawn")
     except PinMapError:

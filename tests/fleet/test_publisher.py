@@ -182,3 +182,27 @@ def test_health_names_the_led_backend_and_why_the_key_is_off(
         assert listener.wait_for(lambda _: listener.latest(topic) is not None)
         health = listener.latest(topic)
     assert (health["led_backend"], health["led_off"]) == (backend, led_off)
+
+
+def test_health_follows_the_led_supply_and_names_it_why_the_key_is_off(
+    broker: Mosquitto, listener: Listener, tmp_path: Path
+) -> None:
+    fleet = FleetConfig(broker=broker.url, table=TABLE)
+    topic = f"codenames/{TABLE}/health"
+    with (
+        VirtualTable(STILL, tmp_path / "state", rng=random.Random(5)) as vt,
+        reporting(fleet, vt.table, tmp_path, led_backend="spi"),
+    ):
+        assert vt.led_supply is not None
+        assert listener.wait_for(lambda _: listener.latest(topic) is not None)
+        health = listener.latest(topic)
+        assert (health["led_supply"], health["led_off"]) == (True, None)
+        vt.led_supply.cut()
+        vt.wait(1.0)  # the sense settles, the table takes the news
+        assert vt.table.led_supply is False
+        assert listener.wait_for(lambda _: listener.latest(topic)["led_supply"] is False)
+        assert listener.latest(topic)["led_off"] == "no-supply"
+        vt.led_supply.restore()
+        vt.wait(1.0)
+        assert listener.wait_for(lambda _: listener.latest(topic)["led_supply"] is True)
+        assert listener.latest(topic)["led_off"] is None

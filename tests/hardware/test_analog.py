@@ -10,6 +10,8 @@ from types import ModuleType
 import pytest
 
 from firmware.drivers import matrix_wires
+from firmware.drivers.led_supply import sense_volts
+from firmware.virtual import led_supply as supply_twin
 
 from .hardware_scripts import load
 
@@ -77,6 +79,18 @@ def test_sense_reads_low_dead_and_high_alive(findings: list[object], analog: Mod
     dead = by_quantity(findings, "LED supply sense", "pin with the LED supply off")
     alive = by_quantity(findings, "LED supply sense", "pin at 5.1 V")
     assert dead.value < analog.PI_VIL < analog.PI_VIH < alive.value < 3.3  # type: ignore[attr-defined]
+
+
+def test_the_firmware_and_its_twin_read_the_sense_as_simulated(
+    findings: list[object], analog: ModuleType
+) -> None:
+    # The twin drives the pin by the thresholds the simulation is held to, and its divider
+    # gives what ngspice found (the clamp diode and the GPIO's leakage aside).
+    assert (supply_twin.INPUT_LOW_V, supply_twin.INPUT_HIGH_V) == (analog.PI_VIL, analog.PI_VIH)
+    alive = by_quantity(findings, "LED supply sense", "pin at 5.1 V")
+    brown = by_quantity(findings, "LED supply sense", "pin at 3.5 V")
+    assert sense_volts(5.1) == pytest.approx(alive.value, rel=0.01)  # type: ignore[attr-defined]
+    assert sense_volts(3.5) == pytest.approx(brown.value, rel=0.01)  # type: ignore[attr-defined]
 
 
 def test_a_finding_out_of_bounds_says_so(analog: ModuleType) -> None:

@@ -96,10 +96,23 @@ def test_pin_check_catches_a_pin_map_the_netlist_does_not_follow(make: ModuleTyp
     )
 
 
-def test_sense_pin_is_free_in_the_pin_map(schematic: ModuleType) -> None:
+@pytest.mark.parametrize("variant", ["matrix", "touch"])
+def test_pin_check_catches_a_sense_pin_the_netlist_does_not_follow(
+    make: ModuleType, variant: str
+) -> None:
+    netlist = make.read_netlist(make.netlist_path(variant).read_text("utf-8"))
+    assert make.pin_map_problems(netlist, load_pin_map(), variant) == []
+    moved = replace(load_pin_map(), led_sense=4)
+    assert "LED supply sense: header pin 7 is not wired" in make.pin_map_problems(
+        netlist, moved, variant
+    )
+
+
+def test_sense_pin_is_the_pin_maps_and_free_of_the_touch_table() -> None:
     pins = load_pin_map()
-    gpio = schematic.SENSE_GPIO
-    assert gpio not in {use.gpio for use in pins.uses()}
+    gpio = pins.led_sense
+    assert gpio is not None
+    assert [use.key for use in pins.uses() if use.gpio == gpio] == ["led.sense"]
     assert gpio not in RESERVED_PINS
     assert gpio not in pins.matrix_columns[:3]  # the capacitive table's IRQ lines
     wiring = (load("make_wiring_svg").HERE / "wiring.svg").read_text("utf-8")

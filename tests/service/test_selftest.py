@@ -15,7 +15,7 @@ from firmware.drivers.key_picture import KeyColours
 from firmware.drivers.matrix import SwitchMatrix
 from firmware.drivers.matrix_wires import SETTLE_S, column_pull_up_ohms, settle_for_pull_up
 from firmware.drivers.oled import Oled
-from firmware.drivers.pinout import LedBackend
+from firmware.drivers.pinout import DEFAULT_PIN_MAP, LedBackend
 from firmware.service.pi_devices import open_key_strip
 from firmware.service.selftest import SWITCHES, Report, SelfTest
 from firmware.service.selftest import test_pattern as oled_test_pattern
@@ -26,12 +26,15 @@ from firmware.table.screen_texts import switch_name
 from firmware.table.screens import OledScreen
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.led_supply import VirtualLedSupply
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit, WireTime
 from firmware.virtual.ssd1306 import VirtualSSD1306
 from firmware.virtual.strip import open_virtual_strip
 
 from ..conftest import Cli
 from ..pixel_libraries import fake_spi_libraries
+
+DEFAULT_SENSE = DEFAULT_PIN_MAP.led_sense or 18
 
 
 class VirtualRig:
@@ -43,9 +46,12 @@ class VirtualRig:
         encoder_reversed: bool = False,
         column_pullup_ohms: float | None = None,
         settle_s: float = SETTLE_S,
+        led_supply_v: float | None = None,
     ) -> None:
         """With `column_pullup_ohms`, the columns rise through those resistors (0: the Pi's own
-        pull-up alone) on the wires' time, and the scanner waits `settle_s`."""
+        pull-up alone) on the wires' time, and the scanner waits `settle_s`. With
+        `led_supply_v`, the LED supply gives that on its sense divider, which the console
+        watches."""
         self.clock = VirtualClock()
         factory = MockFactory(pin_class=CountingPin)
         wire = WireTime(self.clock)
@@ -57,6 +63,9 @@ class VirtualRig:
             )
         a, b = (20, 16) if encoder_reversed else (16, 20)
         self.encoder = VirtualEncoder(factory, a=a, b=b)
+        self.supply = (
+            None if led_supply_v is None else VirtualLedSupply(factory, DEFAULT_SENSE, led_supply_v)
+        )
         self.events: queue.Queue[InputEvent] = queue.Queue()
         clock = self.clock
 
@@ -65,7 +74,13 @@ class VirtualRig:
                 clock, sink, pin_factory=factory, settle_s=settle_s, settle_wait=wire.wait
             )
 
-        self.console = Console(self.clock, switches=matrix, pin_factory=factory, events=self.events)
+        self.console = Console(
+            self.clock,
+            switches=matrix,
+            pin_factory=factory,
+            events=self.events,
+            led_sense=None if led_supply_v is None else DEFAULT_SENSE,
+        )
         self.bus = VirtualI2C()
         self.chip = VirtualSSD1306()
         self.bus.attach(0x3C, self.chip)
@@ -271,3 +286,32 @@ def test_an_led_strip_that_did_not_open_fails_the_test_in_one_line_and_shows_why
     off = render_screen(OledScreen(title="Self-test", lines=("LED key off: SPI off",)))
     assert off.tobytes() in rig.images
     assert shows(rig, "Faults found", "Details in the terminal")
+
+
+def run_with_led_supply(volts: float, language: str) -> tuple[VirtualRig, Report]:
+    """The self-test on a rig whose console watches an LED supply giving `volts`."""
+    rig = VirtualRig(led_supply_v=volts)
+    try:
+        test = SelfTest(
+            rig, translations(language), wait_s=3.0, led_supply=lambda: rig.console.led_supply
+        )
+        return rig, test.run(on_prompt=operator(rig))
+    finally:
+        rig.close()
+
+
+def test_a_dead_led_supply_fails_the_test_with_where_to_look_and_no_chase() -> None:
+    rig, report = run_with_led_supply(0.0, "pt")
+    assert not report.ok
+    [line] = report.lines()  # the switches and the encoder all work
+    assert line.startswith("LED key off: the LED supply is off: ")
+    assert "fuse F1" in line and "LED supply" in line
+    assert rig.lit == set()  # no chase on unpowered pixels
+    off = render_screen(OledScreen(title="Autoteste", lines=("Sem LED: sem corrente",)))
+    assert off.tobytes() in rig.images
+
+
+def test_a_live_led_supply_passes_and_the_chase_runs() -> None:
+    rig, report = run_with_led_supply(5.0, "en")
+    assert report.ok, report.lines()
+    assert len(rig.lit) == 29 * 3

@@ -19,7 +19,9 @@ def test_an_ssd1309_with_a_second_display_and_reset_lines(tmp_path: Path) -> Non
     path = tmp_path / "config.toml"
     path.write_text(
         '[oled]\ncontroller = "ssd1309"\nreset_pin = 18\n'
-        "[oled.second]\naddress = 0x3D\nreset_pin = 4\n",
+        "[oled.second]\naddress = 0x3D\nreset_pin = 4\n"
+        # GPIO 18 is the LED supply's sense on the default map: this table has no divider.
+        "[pins.led]\nsense = false\n",
         encoding="utf-8",
     )
     oled = load_config(path).oled
