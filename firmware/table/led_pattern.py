@@ -156,25 +156,25 @@ def key_pattern(
             factor *= style.covered_dim
         return scale(style.identity_colour(identity), factor)
 
-    # The 25 cells show at most 8 colours and the four edges one: each is worked out once
-    # (the CPU a touch costs).
-    edge = edge_colour()
-    looks: dict[tuple[Identity, bool], Colour] = {}
+    # The 25 cells show at most 8 colours and the four edges one: each is worked out once,
+    # and the cells are walked by index, not by coordinate (the CPU a touch costs).
     mark_dark = mark is not None and not _high(t, CHOICE_BLINK_HZ)
     dark_edge = mark_dark and mark is not None and not mark.allowed
-    dark_cell = mark.card if mark_dark and mark is not None and mark.allowed else None
-
-    def colour_of(light: Light) -> Colour:
-        if isinstance(light, Side):
-            return BLACK if dark_edge else edge
-        if light == dark_cell:
-            return BLACK
-        look = (state.key[light], light in state.covered)
-        if look not in looks:
-            looks[look] = cell_colour(*look)
-        return looks[look]
-
-    return KeyColours.build(colour_of)
+    dark_cell = mark.card.index if mark_dark and mark is not None and mark.allowed else None
+    covered = {coord.index for coord in state.covered}
+    looks: dict[tuple[Identity, bool], Colour] = {}
+    cells: list[Colour] = []
+    for index, identity in enumerate(state.key.identities):
+        if index == dark_cell:
+            cells.append(BLACK)
+            continue
+        look = (identity, index in covered)
+        colour = looks.get(look)
+        if colour is None:
+            colour = looks[look] = cell_colour(*look)
+        cells.append(colour)
+    edge = BLACK if dark_edge else edge_colour()
+    return KeyColours(tuple(cells), (edge,) * len(_SIDES))
 
 
 def next_blink_edge(t: float, style: LedStyle, marked: bool = False) -> float:

@@ -200,10 +200,21 @@ def _game_over(state: GameState, catalog: GNUTranslations) -> tuple[str, tuple[s
 
 
 def _footer(state: GameState, catalog: GNUTranslations) -> str:
+    left = _agents_left(state)
     if state.mode is Mode.COOP:
         players = state.key.starting_team
-        return m.coop_agents_line(catalog, state.remaining(players), state.remaining(players.other))
-    return m.agents_line(catalog, state.remaining(Team.RED), state.remaining(Team.BLUE))
+        return m.coop_agents_line(catalog, left[players], left[players.other])
+    return m.agents_line(catalog, left[Team.RED], left[Team.BLUE])
+
+
+def _agents_left(state: GameState) -> dict[Team | None, int]:
+    """`GameState.remaining` of both teams in one walk over the key (composed on every touch)."""
+    covered = {coord.index for coord in state.covered}
+    left: dict[Team | None, int] = {Team.RED: 0, Team.BLUE: 0, None: 0}
+    for index, identity in enumerate(state.key.identities):
+        if index not in covered:
+            left[identity.team] += 1
+    return left
 
 
 def _selector(number: ClueNumber) -> str:
