@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from board_rules.codenames import ClueNumber, Coord, EndReason, GameState, Mode, Phase, Team
+from board_rules.codenames import (
+    ClueNumber,
+    Coord,
+    EndReason,
+    GameState,
+    Identity,
+    Mode,
+    Phase,
+    Team,
+)
 from firmware.drivers.led_strip import LedFault
 from firmware.table import messages as m
 from firmware.table.cover_choice import COVERING
@@ -200,21 +209,25 @@ def _game_over(state: GameState, catalog: GNUTranslations) -> tuple[str, tuple[s
 
 
 def _footer(state: GameState, catalog: GNUTranslations) -> str:
-    left = _agents_left(state)
+    red, blue = _agents_left(state)
     if state.mode is Mode.COOP:
         players = state.key.starting_team
-        return m.coop_agents_line(catalog, left[players], left[players.other])
-    return m.agents_line(catalog, left[Team.RED], left[Team.BLUE])
+        return m.coop_agents_line(catalog, *((red, blue) if players is Team.RED else (blue, red)))
+    return m.agents_line(catalog, red, blue)
 
 
-def _agents_left(state: GameState) -> dict[Team | None, int]:
-    """`GameState.remaining` of both teams in one walk over the key (composed on every touch)."""
-    covered = {coord.index for coord in state.covered}
-    left: dict[Team | None, int] = {Team.RED: 0, Team.BLUE: 0, None: 0}
-    for index, identity in enumerate(state.key.identities):
-        if index not in covered:
-            left[identity.team] += 1
-    return left
+def _agents_left(state: GameState) -> tuple[int, int]:
+    """`GameState.remaining` of red and blue, from the key's counts less the covered cards
+    (composed on every touch)."""
+    identities = state.key.identities
+    red, blue = identities.count(Identity.RED), identities.count(Identity.BLUE)
+    for coord in state.covered:
+        identity = identities[coord.index]
+        if identity is Identity.RED:
+            red -= 1
+        elif identity is Identity.BLUE:
+            blue -= 1
+    return red, blue
 
 
 def _selector(number: ClueNumber) -> str:
