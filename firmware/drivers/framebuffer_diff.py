@@ -75,12 +75,17 @@ def changed_spans(old: bytes, new: bytes) -> list[tuple[int, int] | None]:
     spans: list[tuple[int, int] | None] = []
     for page in range(PAGES):
         start = page * WIDTH
-        if old[start : start + WIDTH] == new[start : start + WIDTH]:
+        # The page's bytes as one big number each: their XOR has a bit set in every byte that
+        # differs, column 0 the most significant, so its highest and lowest set bits are the
+        # first and the last changed column.
+        differs = int.from_bytes(old[start : start + WIDTH], "big") ^ int.from_bytes(
+            new[start : start + WIDTH], "big"
+        )
+        if not differs:
             spans.append(None)
             continue
-        first = next(c for c in range(WIDTH) if old[start + c] != new[start + c])
-        last = next(c for c in reversed(range(WIDTH)) if old[start + c] != new[start + c])
-        spans.append((first, last))
+        lowest = (differs & -differs).bit_length() - 1
+        spans.append((WIDTH - 1 - (differs.bit_length() - 1) // 8, WIDTH - 1 - lowest // 8))
     return spans
 
 
@@ -99,18 +104,22 @@ def plan_windows(old: bytes | None, new: bytes) -> list[Window]:
         if spans[end - 1] is None:
             best.append(best[end - 1])
             continue
-        choice: tuple[int, list[Window]] = (1 << 30, [])
+        cheapest, chosen = 1 << 30, (0, 0, 0)
         first_column, last_column = WIDTH, -1
         for start in reversed(range(end)):
             span = spans[start]
             if span is None:
                 continue  # a window starting on an unchanged page costs more for nothing
             first_column, last_column = min(first_column, span[0]), max(last_column, span[1])
-            window = Window(start, end - 1, first_column, last_column)
-            cost = best[start][0] + window.cost
-            if cost < choice[0]:
-                choice = (cost, [*best[start][1], window])
-        best.append(choice)
+            # `Window.cost`, worked out before any window is made (this runs on every screen).
+            cost = (
+                best[start][0] + WINDOW_OVERHEAD + (end - start) * (last_column - first_column + 1)
+            )
+            if cost < cheapest:
+                cheapest, chosen = cost, (start, first_column, last_column)
+        start, first_column, last_column = chosen
+        window = Window(start, end - 1, first_column, last_column)
+        best.append((cheapest, [*best[start][1], window]))
     return best[PAGES][1]
 
 

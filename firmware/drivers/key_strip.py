@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 
 from firmware.drivers.key_picture import BLACK, LINEAR, Colour, KeyColours
-from firmware.drivers.led_layout import LedConfigError, LedLayout
+from firmware.drivers.led_layout import CELLS, LedConfigError, LedLayout, Side
 from firmware.drivers.led_strip import STRIP_FAULTS, LedStrip
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,8 @@ class KeyStrip:
                 f"the layout needs {self._layout.pixel_count} pixels, the strip has {strip.count}",
             )
         self._strip = strip
-        self._wire_order = self._layout.wire_order()
+        self._sources = _picture_sources(self._layout)
+        """For each pixel, its light's place in the picture's cells then edges; None if dark."""
         self.curve = curve
         """Takes effect at the next picture, which writes whatever pixels the new curve
         changes."""
@@ -99,11 +100,18 @@ class KeyStrip:
 
     def _wire_frame(self, picture: KeyColours) -> tuple[Colour, ...]:
         curve = self.curve
+        # A picture holds a few colours: each is put through the curve once.
+        wired: dict[Colour, Colour] = {}
+        colours = picture.cells + picture.edges
         frame = [BLACK] * self._strip.count
-        for index, light in enumerate(self._wire_order):
-            if light is not None:
-                r, g, b = picture[light]
-                frame[index] = (curve[r], curve[g], curve[b])
+        for index, source in enumerate(self._sources):
+            if source is not None:
+                colour = colours[source]
+                wire = wired.get(colour)
+                if wire is None:
+                    r, g, b = colour
+                    wire = wired[colour] = (curve[r], curve[g], curve[b])
+                frame[index] = wire
         return tuple(frame)
 
     def close(self) -> None:
@@ -118,3 +126,15 @@ class KeyStrip:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _picture_sources(layout: LedLayout) -> tuple[int | None, ...]:
+    sides = tuple(Side)
+    return tuple(
+        None
+        if light is None
+        else CELLS + sides.index(light)
+        if isinstance(light, Side)
+        else light.index
+        for light in layout.wire_order()
+    )

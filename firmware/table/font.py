@@ -185,8 +185,19 @@ class PixelFont:
 
     def render(self, text: str, scale: int = 1) -> Image.Image:
         """`text` alone in a mode "1" image as wide as the text and as tall as its line box."""
-        image = Image.new("1", (self.text_width(text, scale), self.text_height(scale)), 0)
-        self.draw_text(image, (0, 0), text, 1, scale)
+        _check_scale(scale)
+        glyphs = self._layout(text)
+        if not glyphs:
+            return Image.new("1", (0, self.text_height(scale)), 0)
+        # The glyphs' rows side by side, `spacing` dark columns apart, packed in one go: the
+        # same pixels `draw_text` pastes glyph by glyph, for a fraction of the work.
+        gap = _PAPER * self.spacing
+        image = _mask(
+            [gap.join(glyph.rows[y] for glyph in glyphs) for y in range(self.line_height)]
+        )
+        if scale != 1:
+            size = (image.width * scale, image.height * scale)
+            image = image.resize(size, Image.Resampling.NEAREST)
         return image
 
     # --- Fitting text into a width ----------------------------------------------------------

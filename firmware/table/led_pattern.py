@@ -30,6 +30,7 @@ table, in both palettes and, for the colour-blind one, as deuteranopes and prota
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -144,18 +145,47 @@ def key_pattern(
 ) -> KeyColours:
     """The spymasters' key for `state` at time `t` (seconds, any monotonic origin), with the card
     chosen for a cover marked."""
-    assassin_level = 1.0 if _high(t, style.assassin_blink_hz) else style.assassin_low
-    marked_level = 1.0 if _high(t, style.colour_blind_blink_hz) else style.colour_blind_low
+    palette = _palette(
+        style, _high(t, style.assassin_blink_hz), _high(t, style.colour_blind_blink_hz)
+    )
+    mark_dark = mark is not None and not _high(t, CHOICE_BLINK_HZ)
+    dark_edge = mark_dark and mark is not None and not mark.allowed
+    dark_cell = mark.card.index if mark_dark and mark is not None and mark.allowed else None
+    # The cells are walked by index, not by coordinate (the CPU a touch costs).
+    covered = {coord.index for coord in state.covered}
+    cells = tuple(
+        BLACK
+        if index == dark_cell
+        else palette.covered[identity]
+        if index in covered
+        else palette.open[identity]
+        for index, identity in enumerate(state.key.identities)
+    )
+    team = state.key.starting_team
+    if state.is_over and state.winner is not None:
+        team = state.winner
+    edge = BLACK if dark_edge else palette.edges[team]
+    return KeyColours(cells, (edge,) * len(_SIDES))
+
+
+@dataclass(frozen=True)
+class _Palette:
+    """Every colour of the key at one moment of its blinks: at most 8 for the cells, one edge."""
+
+    open: Mapping[Identity, Colour]
+    covered: Mapping[Identity, Colour]
+    edges: Mapping[Team, Colour]
+
+
+@functools.lru_cache(maxsize=16)
+def _palette(style: LedStyle, assassin_high: bool, marked_high: bool) -> _Palette:
+    # Worked out once for each look and blink phase: a key is drawn on every touch and blink.
+    assassin_level = 1.0 if assassin_high else style.assassin_low
+    marked_level = 1.0 if marked_high else style.colour_blind_low
 
     def team_level(team: Team | None) -> float:
         marked = style.colour_blind and team is style.colour_blind_team
         return marked_level if marked else 1.0
-
-    def edge_colour() -> Colour:
-        team = state.key.starting_team
-        if state.is_over and state.winner is not None:
-            team = state.winner
-        return scale(style.team_colour(team), team_level(team))
 
     def cell_colour(identity: Identity, covered: bool) -> Colour:
         factor = team_level(identity.team)
@@ -165,25 +195,11 @@ def key_pattern(
             factor *= style.covered_dim
         return scale(style.identity_colour(identity), factor)
 
-    # The 25 cells show at most 8 colours and the four edges one: each is worked out once
-    # (the CPU a touch costs).
-    edge = edge_colour()
-    looks: dict[tuple[Identity, bool], Colour] = {}
-    mark_dark = mark is not None and not _high(t, CHOICE_BLINK_HZ)
-    dark_edge = mark_dark and mark is not None and not mark.allowed
-    dark_cell = mark.card if mark_dark and mark is not None and mark.allowed else None
-
-    def colour_of(light: Light) -> Colour:
-        if isinstance(light, Side):
-            return BLACK if dark_edge else edge
-        if light == dark_cell:
-            return BLACK
-        look = (state.key[light], light in state.covered)
-        if look not in looks:
-            looks[look] = cell_colour(*look)
-        return looks[look]
-
-    return KeyColours.build(colour_of)
+    return _Palette(
+        open={identity: cell_colour(identity, False) for identity in Identity},
+        covered={identity: cell_colour(identity, True) for identity in Identity},
+        edges={team: scale(style.team_colour(team), team_level(team)) for team in Team},
+    )
 
 
 def next_blink_edge(t: float, style: LedStyle, marked: bool = False) -> float:

@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from gettext import GNUTranslations
 
-from board_rules.codenames import ClueNumber, Coord, EndReason, GameState, Mode, Phase, Team
+from board_rules.codenames import (
+    ClueNumber,
+    Coord,
+    EndReason,
+    GameState,
+    Identity,
+    Mode,
+    Phase,
+    Team,
+)
 from firmware.drivers.led_strip import LedFault
 from firmware.table import screen_texts as m
 from firmware.table.cover_choice import COVERING
@@ -200,10 +209,25 @@ def _game_over(state: GameState, catalog: GNUTranslations) -> tuple[str, tuple[s
 
 
 def _footer(state: GameState, catalog: GNUTranslations) -> str:
+    red, blue = _agents_left(state)
     if state.mode is Mode.COOP:
         players = state.key.starting_team
-        return m.coop_agents_line(catalog, state.remaining(players), state.remaining(players.other))
-    return m.agents_line(catalog, state.remaining(Team.RED), state.remaining(Team.BLUE))
+        return m.coop_agents_line(catalog, *((red, blue) if players is Team.RED else (blue, red)))
+    return m.agents_line(catalog, red, blue)
+
+
+def _agents_left(state: GameState) -> tuple[int, int]:
+    """`GameState.remaining` of red and blue, from the key's counts less the covered cards
+    (composed on every touch)."""
+    identities = state.key.identities
+    red, blue = identities.count(Identity.RED), identities.count(Identity.BLUE)
+    for coord in state.covered:
+        identity = identities[coord.index]
+        if identity is Identity.RED:
+            red -= 1
+        elif identity is Identity.BLUE:
+            blue -= 1
+    return red, blue
 
 
 def _selector(number: ClueNumber) -> str:
