@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import random
 import resource
@@ -151,6 +152,20 @@ def proc_peak_mib(pid: int) -> float:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def median_interval(values: list[float]) -> tuple[float, float]:
+    """A distribution-free 95 % confidence interval of the median: the order statistics whose
+    ranks the binomial distribution of n draws at one half puts 2.5 % beyond on each side."""
+    ordered = sorted(values)
+    n = len(ordered)
+    below, low = 0.0, 0
+    while low < n:
+        below += math.comb(n, low) / 2**n
+        if below > 0.025:
+            break
+        low += 1
+    return ordered[max(0, low - 1)], ordered[min(n - 1, n - max(low, 1))]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 from firmware.cafe import texts as t
 from firmware.cafe.texts import cafe_text
 from firmware.fleet.broker import BrokerAddress, Credentials, new_client
-from firmware.fleet.messages import ROOT
+from firmware.fleet.schema import ROOT
 from firmware.table.i18n import translations
 
 log = logging.getLogger(__name__)
