@@ -6,9 +6,9 @@ show the tables it keeps after its start, how long a table's news takes to reach
 server-sent events during the flood (median with its 95 % interval, p95, max of `--markers`
 events) beside how long it takes to reach a plain subscriber of the same broker (what the
 broker and this machine add before the view has a part in it), how long the page takes to
-answer, the view's memory (peak and at the end), what it dropped, and how long SIGTERM takes to
-stop it; then whether the goal is met: every update shown within 1 s, the tables capped with
-the drops on the status line, SIGTERM's stop within 2 s.
+answer, the view's memory (peak and at the end) and its CPU under the flood, what it dropped,
+and how long SIGTERM takes to stop it; then whether the goal is met: every update shown within
+1 s, the tables capped with the drops on the status line, SIGTERM's stop within 2 s.
 
 Prints one JSON object.
 """
@@ -40,7 +40,7 @@ from firmware.cafe.web import CafeWeb
 from firmware.fleet.broker import BrokerAddress, Credentials
 from firmware.fleet.messages import encode, envelope, public_game, status_fields
 from tools import mosquitto
-from tools.fleet_bench import median_interval, percentile, proc_peak_mib
+from tools.fleet_bench import median_interval, percentile, proc_cpu_s, proc_peak_mib
 
 REPO = Path(__file__).parents[1]
 VIEWS = ("page", "terminal")
@@ -262,9 +262,11 @@ def measure(
         )
         flooding.start()
         time.sleep(2.0)  # the flood under way
+        cpu_before, timed_from = proc_cpu_s(view.pid), time.monotonic()
         delays, plain_delays, answers = time_markers(
             client, page, plain, kept, markers=args.markers, web_port=web_port
         )
+        cpu_percent = 100 * (proc_cpu_s(view.pid) - cpu_before) / (time.monotonic() - timed_from)
         status = page.latest["status"]
         rss_end = rss_mib(view.pid)
         peak = proc_peak_mib(view.pid)
@@ -295,6 +297,7 @@ def measure(
         "news_to_plain_subscriber_s": spread(plain_delays),
         "page_answer_s_max": round(max(answers), 3),
         "view_memory_mib": {"peak": round(peak, 1), "end": round(rss_end, 1)},
+        "view_cpu_percent_under_flood": round(cpu_percent, 1),
         "status_line": status,
         "sigterm_to_exit_s": round(stop_s, 2),
         "exit_code": view.returncode,

@@ -273,12 +273,14 @@ def _checks(message: type) -> dict[str, tuple[Check, bool]]:
     }
 
 
-_FIELDS: Final[dict[str, dict[str, tuple[Check, bool]]]] = {
-    "status": _checks(StatusMessage),
-    "game": _checks(GameMessage),
-    "health": _checks(HealthMessage),
-    "events": _checks(EventMessage),
+_MESSAGES: Final[dict[str, type]] = {
+    "status": StatusMessage,
+    "game": GameMessage,
+    "health": HealthMessage,
+    "events": EventMessage,
 }
+_FIELDS: Final = {kind: _checks(message) for kind, message in _MESSAGES.items()}
+"""Each kind's fields other than `schema` and `table`: (check, may be absent)."""
 
 
 def read(topic: str, payload: bytes) -> tuple[str, Kind, Message]:
