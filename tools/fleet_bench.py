@@ -259,27 +259,51 @@ def play_tables(job: Job, out: Any, ready: Any) -> None:
 
 
 class View:
-    """The café's view in this process, timing each event it takes."""
+    """The café's view in this process, as `cafe` runs it: paho's thread leaves each message in
+    the café's inbox (the latest per topic) and wakes the view's own thread, which takes
+    everything waiting into the model; each event it takes is timed from the `at` its table
+    wrote (an event replaced in the inbox by a newer one of its table is never shown, as in the
+    view)."""
 
     def __init__(self, url: str) -> None:
         self.cafe = Cafe()
         self.latencies: list[float] = []
+        self.game_latencies: list[float] = []
+        """From a game's last action to the view's taking that `game` message."""
         self.messages = 0
-        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._closing = False
+        self._thread = threading.Thread(target=self._take, daemon=True)
+        self._thread.start()
         self._subscriber = Subscriber(
-            BrokerAddress.parse(url), Credentials(), self._receive, lambda up, text: None
+            BrokerAddress.parse(url), Credentials(), self._keep, lambda up, text: None
         )
         self._subscriber.start()
 
-    def _receive(self, topic: str, payload: bytes) -> None:
-        with self._lock:
-            self.messages += 1
-            if self.cafe.receive(topic, payload) and topic.endswith("/events"):
-                at = json.loads(payload)["at"]
-                self.latencies.append(time.time() - at)
+    def _keep(self, topic: str, payload: bytes) -> None:
+        self.messages += 1
+        if self.cafe.inbox.put(topic, payload):
+            self._wake.set()
+
+    def _take(self) -> None:
+        while not self._closing:
+            self._wake.wait(0.5)
+            self._wake.clear()
+            for delivery in self.cafe.inbox.take():
+                table = self.cafe.receive(delivery.topic, delivery.payload, delivery.size)
+                if table is None:
+                    continue
+                row = self.cafe.tables[table]
+                if delivery.topic.endswith("/events") and row.last_at is not None:
+                    self.latencies.append(time.time() - row.last_at)
+                last = None if row.game is None else row.game.get("last")
+                if delivery.topic.endswith("/game") and last is not None:
+                    self.game_latencies.append(time.time() - last["at"])
 
     def close(self) -> None:
         self._subscriber.close()
+        self._closing = True
+        self._thread.join()
 
 
 def proc_cpu_s(pid: int) -> float:
@@ -313,6 +337,19 @@ def median_interval(values: list[float]) -> tuple[float, float]:
             break
         low += 1
     return ordered[max(0, low - 1)], ordered[min(n - 1, n - max(low, 1))]
+
+
+def spread_ms(values: list[float]) -> dict[str, Any]:
+    """Median (with its 95 % interval), p99 and max of delays, in milliseconds."""
+    if not values:
+        return {}
+    low, high = median_interval(values)
+    return {
+        "median": round(statistics.median(values) * 1000, 1),
+        "median_95ci": [round(low * 1000, 1), round(high * 1000, 1)],
+        "p99": round(percentile(values, 0.99) * 1000, 1),
+        "max": round(max(values) * 1000, 1),
+    }
 
 
 def behind(cafe: Cafe, last: dict[str, float | None]) -> list[str]:
@@ -398,7 +435,6 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in or
     view.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     latencies = view.latencies
-    low, high = median_interval(latencies)
     result: dict[str, Any] = {
         "tables": args.tables,
         "light": args.light,
@@ -408,12 +444,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in or
         "events": len(latencies),
         "tables_seen": len(view.cafe.tables),
         "messages_per_s": round(view.messages / elapsed, 1),
-        "latency_ms": {
-            "median": round(statistics.median(latencies) * 1000, 1),
-            "median_95ci": [round(low * 1000, 1), round(high * 1000, 1)],
-            "p99": round(percentile(latencies, 0.99) * 1000, 1),
-            "max": round(max(latencies) * 1000, 1),
-        },
+        "latency_ms": spread_ms(latencies),
+        "game_latency_ms": spread_ms(view.game_latencies),
         "brokers": {
             name: {
                 "cpu_percent": round(
@@ -446,7 +478,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in or
         result["settled_after_s"] = round(time.monotonic() - settled, 1)
     if restarted is not None:
         result["restart"] = restarted
-    result["p99_under_1s"] = result["latency_ms"]["p99"] < 1000
+    result["p99_under_1s"] = result["latency_ms"]["p99"] < 1000 and (
+        not view.game_latencies or result["game_latency_ms"]["p99"] < 1000
+    )
     for process, _, _ in brokers.values():
         process.terminate()
         process.wait()
