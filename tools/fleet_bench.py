@@ -204,15 +204,17 @@ def play_light_tables(job: Job, out: Any, ready: Any) -> None:
     dropped = sum(t.dropped for t in tables)
     for table in tables:
         table.close()
+    out.put(worker_report(dropped) | {"last": last})
+
+
+def worker_report(dropped: int) -> dict[str, Any]:
+    """A worker's CPU, peak memory and the events its tables dropped."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    out.put(
-        {
-            "cpu_s": usage.ru_utime + usage.ru_stime,
-            "peak_rss_mib": usage.ru_maxrss / 1024,
-            "dropped": dropped,
-            "last": last,
-        }
-    )
+    return {
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mib": usage.ru_maxrss / 1024,
+        "dropped": dropped,
+    }
 
 
 def play_tables(job: Job, out: Any, ready: Any) -> None:
@@ -248,14 +250,7 @@ def play_tables(job: Job, out: Any, ready: Any) -> None:
     for vt, publisher in tables:
         publisher.close()
         vt.close()
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    out.put(
-        {
-            "cpu_s": usage.ru_utime + usage.ru_stime,
-            "peak_rss_mib": usage.ru_maxrss / 1024,
-            "dropped": dropped,
-        }
-    )
+    out.put(worker_report(dropped))
 
 
 class View:
@@ -432,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in or
     while last and behind(view.cafe, last) and time.monotonic() - settled < 30.0:
         time.sleep(0.1)
     late = behind(view.cafe, last) if last else []
+    settle_s = time.monotonic() - settled
     view.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     latencies = view.latencies
@@ -475,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in or
     }
     if last:
         result["tables_behind_at_end"] = len(late)
-        result["settled_after_s"] = round(time.monotonic() - settled, 1)
+        result["settled_after_s"] = round(settle_s, 1)
     if restarted is not None:
         result["restart"] = restarted
     result["p99_under_1s"] = result["latency_ms"]["p99"] < 1000 and (
