@@ -54,8 +54,11 @@ bench: $(STAMP)
 
 # The café fleet at scale (about 40 s): 50 headless tables through one Mosquitto into one café
 # view; action-to-view latency, messages a second, CPU and memory, as one JSON object.
+# A chain of cafés: TABLES=500 BRIDGED=1 (light tables, two café brokers bridged to a chain's),
+# and RESTART=1 to restart a café broker mid-run.
 fleet-bench: $(STAMP)
-	@$(PY) -m tools.fleet_bench $(FLEET_BENCH_ARGS)
+	@$(PY) -m tools.fleet_bench $(if $(TABLES),--tables $(TABLES)) \
+		$(if $(BRIDGED),--bridged --light --workers 4) $(if $(RESTART),--restart) $(FLEET_BENCH_ARGS)
 
 # A café on this machine: a Mosquitto on loopback, four virtual tables playing in real time and
 # the café view's page on http://127.0.0.1:8080/, until Ctrl-C stops them all. Options go in

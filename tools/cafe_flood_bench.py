@@ -1,11 +1,16 @@
-"""`make cafe-flood-bench`: the café view (`codenames-table cafe --no-terminal --http`, as the
-counter runs it) against a broker holding 10,000 tables' retained messages and a flood of
-`--rate` messages a second: how long it takes to show the tables it keeps after its start, how
-long a table's news takes to reach the web page's server-sent events during the flood (median,
-p95, max of `--markers` events), how long the page takes to answer, the view's memory (peak
-and at the end), what it dropped, and how long SIGTERM takes to stop it.
+"""`make cafe-flood-bench`: the café view against a broker holding 10,000 tables' retained
+messages and a flood of `--rate` messages a second, run twice: as the counter runs it
+(`codenames-table cafe --no-terminal --http`, the page alone) and as the terminal view (the
+Textual app, headless, serving the same page from its loop). For each: how long it takes to
+show the tables it keeps after its start, how long a table's news takes to reach the web page's
+server-sent events during the flood (median with its 95 % interval, p95, max of `--markers`
+events) beside how long it takes to reach a plain subscriber of the same broker (what the
+broker and this machine add before the view has a part in it), how long the page takes to
+answer, the view's memory (peak and at the end) and its CPU under the flood, what it dropped,
+and how long SIGTERM takes to stop it; then whether the goal is met: every update shown within
+1 s, the tables capped with the drops on the status line, SIGTERM's stop within 2 s.
 
-Prints one JSON object; it measures, the reader judges (the README has this machine's figures).
+Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -29,11 +34,18 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from board_rules.codenames import Game, Mode, generate_key, parse_action
+from firmware.cafe.model import MAX_TABLES, Cafe
+from firmware.cafe.run import run_terminal
+from firmware.cafe.web import CafeWeb
+from firmware.fleet.broker import BrokerAddress, Credentials
 from firmware.fleet.messages import encode, envelope, public_game, status_fields
 from tools import mosquitto
-from tools.fleet_bench import percentile, proc_peak_mib
+from tools.fleet_bench import median_interval, percentile, proc_cpu_s, proc_peak_mib
 
 REPO = Path(__file__).parents[1]
+VIEWS = ("page", "terminal")
+UPDATE_GOAL_S = 1.0
+STOP_GOAL_S = 2.0
 
 
 def publisher(port: int) -> mqtt.Client:
@@ -94,6 +106,29 @@ class Page:
             return self._changed.wait_for(lambda: bool(self.latest) and check(self.latest), timeout)
 
 
+class Plain:
+    """A plain subscriber of the marker tables' events: when each marker reached the broker's
+    subscribers, without the view."""
+
+    def __init__(self, port: int, tables: list[str]) -> None:
+        self.arrived: dict[str, float] = {}
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"plain-{os.getpid()}")
+        self._client.on_message = self._received
+        self._client.connect("127.0.0.1", port)
+        done = threading.Event()
+        self._client.on_subscribe = lambda *_: done.set()
+        self._client.subscribe([(f"codenames/{table}/events", 1) for table in tables])
+        self._client.loop_start()
+        done.wait(30)
+
+    def _received(self, client: object, userdata: object, message: Any) -> None:
+        self.arrived.setdefault(json.loads(message.payload)["action"], time.monotonic())
+
+    def close(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+
 def answer_s(port: int) -> float:
     """How long the page takes to answer a GET."""
     started = time.monotonic()
@@ -104,12 +139,18 @@ def answer_s(port: int) -> float:
 
 
 def flood(
-    client: mqtt.Client, tables: int, rate: float, spared: set[str], stop: threading.Event
+    client: mqtt.Client,
+    tables: int,
+    rate: float,
+    spared: set[str],
+    stop: threading.Event,
+    *,
+    seed: int,
 ) -> None:
     """`rate` events a second on random tables' topics, in bursts of a tenth of a second; none
     on the `spared` tables (the view keeps only a table's latest event: the flood's would
     replace the markers timed on them)."""
-    rng = random.Random(7)
+    rng = random.Random(seed)
     n = 0
     while not stop.is_set():
         started = time.monotonic()
@@ -124,15 +165,16 @@ def flood(
 
 
 def time_markers(
-    client: mqtt.Client, page: Page, tables: list[str], markers: int, web_port: int
-) -> tuple[list[float], list[float]]:
-    """Publish `markers` events on `tables` in turn; how long each took to reach the page, and
-    how long the page took to answer after each."""
+    client: mqtt.Client, page: Page, plain: Plain, tables: list[str], *, markers: int, web_port: int
+) -> tuple[list[float], list[float], list[float]]:
+    """Publish `markers` events on `tables` in turn; how long each took to reach the page and
+    the plain subscriber, and how long the page took to answer after each."""
     delays = []
+    plain_delays = []
     answers = []
     for n in range(markers):
         table = tables[n % len(tables)]
-        words = f"clue {n}"
+        words = f"clue {n} {os.urandom(4).hex()}"
         sent = time.monotonic()
         event = envelope(table, time.time(), action=words, words=[])
         client.publish(f"codenames/{table}/events", encode(event), qos=1)
@@ -142,9 +184,11 @@ def time_markers(
 
         if page.wait_for(shown, 30):
             delays.append(time.monotonic() - sent)
+        if words in plain.arrived:
+            plain_delays.append(plain.arrived[words] - sent)
         answers.append(answer_s(web_port))
         time.sleep(0.25)
-    return delays, answers
+    return delays, plain_delays, answers
 
 
 def rss_mib(pid: int) -> float:
@@ -154,40 +198,75 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=10_000)
-    parser.add_argument("--rate", type=float, default=1000.0, help="flood messages a second")
-    parser.add_argument("--markers", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=24)
-    args = parser.parse_args(argv)
-    folder = Path(tempfile.mkdtemp(prefix="cafe-flood-"))
-    port = mosquitto.free_port()
-    broker = mosquitto.start(folder, port)
-    client = publisher(port)
+def spread(values: list[float]) -> dict[str, Any]:
+    """Median (with its 95 % interval), p95 and max of delays, in seconds."""
+    if not values:
+        return {"median": None, "median_95ci": None, "p95": None, "max": None}
+    low, high = median_interval(values)
+    return {
+        "median": round(statistics.median(values), 3),
+        "median_95ci": [round(low, 3), round(high, 3)],
+        "p95": round(percentile(values, 0.95), 3),
+        "max": round(max(values), 3),
+    }
+
+
+def view_command(view: str, port: int, web_port: int, folder: Path) -> list[str]:
+    """How the view runs: the café command as the counter runs it, or the terminal view."""
+    broker = f"mqtt://127.0.0.1:{port}"
+    if view == "terminal":
+        return [
+            sys.executable,
+            "-m",
+            "tools.cafe_flood_bench",
+            "--terminal-view",
+            broker,
+            str(web_port),
+        ]
+    command = [sys.executable, "-m", "firmware.cli", "cafe", "--broker", broker]
+    command += ["--http", f"127.0.0.1:{web_port}", "--no-terminal", "--lang", "en"]
+    return [*command, "--record", str(folder / "record.sqlite3")]
+
+
+def terminal_view(broker: str, web_port: int) -> int:
+    """The terminal view, headless, with its page on 127.0.0.1:`web_port` (a child process)."""
+    cafe = Cafe("en")
+    listen = ("127.0.0.1", web_port)
+    address = BrokerAddress.parse(broker)
+    return run_terminal(cafe, CafeWeb(cafe), address, Credentials(), listen, headless=True)
+
+
+def measure(
+    view_name: str, client: mqtt.Client, port: int, folder: Path, args: argparse.Namespace
+) -> dict[str, Any]:
+    """One view's start, updates under the flood, memory and stop."""
     web_port = mosquitto.free_port()
-    view: subprocess.Popen[bytes] | None = None
     stop = threading.Event()
+    flooding: threading.Thread | None = None
+    plain: Plain | None = None
+    started = time.monotonic()
+    view = subprocess.Popen(
+        view_command(view_name, port, web_port, folder), cwd=REPO, stderr=subprocess.DEVNULL
+    )
     try:
-        started = time.monotonic()
-        retain_tables(client, args.tables, args.seed)
-        retained_s = time.monotonic() - started
-        command = [sys.executable, "-m", "firmware.cli", "cafe", "--broker"]
-        command += [f"mqtt://127.0.0.1:{port}", "--http", f"127.0.0.1:{web_port}"]
-        command += ["--no-terminal", "--lang", "en", "--record", str(folder / "record.sqlite3")]
-        started = time.monotonic()
-        view = subprocess.Popen(command, cwd=REPO, stderr=subprocess.DEVNULL)
         page = Page(web_port)
-        if not page.wait_for(lambda s: len(s["tables"]) >= min(args.tables, 500), 120):
-            raise SystemExit("the page never showed the tables")
+        if not page.wait_for(lambda s: len(s["tables"]) >= min(args.tables, MAX_TABLES), 120):
+            raise SystemExit(f"the {view_name} view's page never showed the tables")
         shown_s = time.monotonic() - started
         kept = [row["id"] for row in page.latest["tables"]][: args.markers]
+        plain = Plain(port, kept)
         flooding = threading.Thread(
-            target=flood, args=(client, args.tables, args.rate, set(kept), stop)
+            target=flood,
+            args=(client, args.tables, args.rate, set(kept), stop),
+            kwargs={"seed": args.seed},
         )
         flooding.start()
         time.sleep(2.0)  # the flood under way
-        delays, answers = time_markers(client, page, kept, args.markers, web_port)
+        cpu_before, timed_from = proc_cpu_s(view.pid), time.monotonic()
+        delays, plain_delays, answers = time_markers(
+            client, page, plain, kept, markers=args.markers, web_port=web_port
+        )
+        cpu_percent = 100 * (proc_cpu_s(view.pid) - cpu_before) / (time.monotonic() - timed_from)
         status = page.latest["status"]
         rss_end = rss_mib(view.pid)
         peak = proc_peak_mib(view.pid)
@@ -195,35 +274,73 @@ def main(argv: list[str] | None = None) -> int:
         view.send_signal(signal.SIGTERM)
         view.wait(30)
         stop_s = time.monotonic() - stopping
-        stop.set()
-        flooding.join()
-        result = {
-            "tables_retained": args.tables,
-            "retained_messages": 3 * args.tables,
-            "publish_retained_s": round(retained_s, 1),
-            "flood_per_s": args.rate,
-            "start_to_tables_shown_s": round(shown_s, 2),
-            "tables_shown": len(page.latest["tables"]),
-            "news_to_page_s": {
-                "markers": args.markers,
-                "shown": len(delays),
-                "median": round(statistics.median(delays), 3) if delays else None,
-                "p95": round(percentile(delays, 0.95), 3) if delays else None,
-                "max": round(max(delays), 3) if delays else None,
-            },
-            "page_answer_s_max": round(max(answers), 3),
-            "view_memory_mib": {"peak": round(peak, 1), "end": round(rss_end, 1)},
-            "status_line": status,
-            "sigterm_to_exit_s": round(stop_s, 2),
-            "exit_code": view.returncode,
-        }
     finally:
         stop.set()
-        if view is not None and view.poll() is None:
+        if flooding is not None:
+            flooding.join()
+        if plain is not None:
+            plain.close()
+        if view.poll() is None:
             view.kill()
+            view.wait()
+    tables_shown = len(page.latest["tables"])
+    goal = {
+        "update_within_1s": len(delays) == args.markers and max(delays) <= UPDATE_GOAL_S,
+        "tables_capped_drops_shown": tables_shown <= MAX_TABLES
+        and (args.tables <= MAX_TABLES or "dropped" in status),
+        "sigterm_within_2s": stop_s <= STOP_GOAL_S and view.returncode == 0,
+    }
+    return {
+        "start_to_tables_shown_s": round(shown_s, 2),
+        "tables_shown": tables_shown,
+        "news_to_page_s": {"markers": args.markers, "shown": len(delays), **spread(delays)},
+        "news_to_plain_subscriber_s": spread(plain_delays),
+        "page_answer_s_max": round(max(answers), 3),
+        "view_memory_mib": {"peak": round(peak, 1), "end": round(rss_end, 1)},
+        "view_cpu_percent_under_flood": round(cpu_percent, 1),
+        "status_line": status,
+        "sigterm_to_exit_s": round(stop_s, 2),
+        "exit_code": view.returncode,
+        "goal": goal | {"met": all(goal.values())},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10_000)
+    parser.add_argument("--rate", type=float, default=1000.0, help="flood messages a second")
+    parser.add_argument("--markers", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--views", nargs="+", choices=VIEWS, default=list(VIEWS))
+    parser.add_argument(
+        "--terminal-view", nargs=2, metavar=("BROKER", "PORT"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args(argv)
+    if args.terminal_view is not None:
+        return terminal_view(args.terminal_view[0], int(args.terminal_view[1]))
+    folder = Path(tempfile.mkdtemp(prefix="cafe-flood-"))
+    port = mosquitto.free_port()
+    broker = mosquitto.start(folder, port)
+    client = publisher(port)
+    try:
+        started = time.monotonic()
+        retain_tables(client, args.tables, args.seed)
+        retained_s = time.monotonic() - started
+        views = {name: measure(name, client, port, folder, args) for name in args.views}
+    finally:
         client.loop_stop()
         broker.terminate()
         broker.wait()
+    result = {
+        "tables_retained": args.tables,
+        "retained_messages": 3 * args.tables,
+        "publish_retained_s": round(retained_s, 1),
+        "flood_per_s": args.rate,
+        "seed": args.seed,
+        "load_average": os.getloadavg()[0],
+        "views": views,
+        "goal_met": all(view["goal"]["met"] for view in views.values()),
+    }
     print(json.dumps(result))
     return 0
 

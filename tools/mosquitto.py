@@ -36,14 +36,17 @@ def start(
     folder: Path,
     port: int,
     users: dict[str, str] | None = None,
+    *,
     tls: tuple[Path, Path] | None = None,
     own_group: bool = False,
+    bridge_to: int | None = None,
 ) -> subprocess.Popen[bytes]:
     """Mosquitto on 127.0.0.1:`port`, its config in `folder`, anonymous unless `users` (name:
     password) are given, speaking TLS only when `tls` names its certificate and key files (PEM);
     returned once it listens. In a process group of its `own_group`, a terminal's Ctrl-C does
-    not reach it: its starter stops it when the time comes. RuntimeError when it cannot
-    start."""
+    not reach it: its starter stops it when the time comes. With `bridge_to`, a café's broker:
+    every table's messages are bridged out to the chain's broker on that port of 127.0.0.1.
+    RuntimeError when it cannot start."""
     if binary() is None:
         raise RuntimeError(NOT_INSTALLED)
     lines = [f"listener {port} 127.0.0.1", "persistence false", "max_queued_messages 10000"]
@@ -63,9 +66,27 @@ def start(
         lines += ["allow_anonymous false", f"password_file {passwords}"]
     else:
         lines.append("allow_anonymous true")
+    if bridge_to is not None:
+        lines += bridge(f"cafe-{port}", bridge_to)
     conf = folder / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n")
     return launch(conf, port, folder / "mosquitto.log", own_group)
+
+
+def bridge(name: str, chain_port: int) -> list[str]:
+    """A bridge (mosquitto.conf(5), "Configuring Bridges") named `name` from this broker to the
+    chain's on 127.0.0.1:`chain_port`: the fleet's topics go out at QoS 1, retained messages
+    as retained; it reconnects a second after a loss (`restart_timeout`)."""
+    return [
+        f"connection {name}",
+        f"address 127.0.0.1:{chain_port}",
+        "bridge_protocol_version mqttv311",
+        "topic codenames/# out 1",
+        "cleansession true",
+        "notifications false",
+        "restart_timeout 1",
+        "keepalive_interval 5",
+    ]
 
 
 def launch(conf: Path, port: int, log: Path, own_group: bool = False) -> subprocess.Popen[bytes]:

@@ -11,6 +11,7 @@ both views always show the same rows.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
@@ -28,6 +29,9 @@ from firmware.tui.style import STYLES
 
 TICK_S = 1.0
 """How often the times (game length, idle) are brought up to date."""
+WRITE_EVERY_S = 0.25
+"""News is written into the table at most this often: Textual repaints every row on screen
+for any cell written, so a flood costs four repaints a second, not one per message."""
 
 
 class CafeApp(App[None]):
@@ -69,6 +73,11 @@ class CafeApp(App[None]):
         self.web = web
         self._listen = listen
         self._on_ready = on_ready
+        self._waiting: set[str] = set()
+        """Tables whose news waits for the next write."""
+        self._written = 0.0
+        """When news was last written (the loop's clock)."""
+        self._write_due = False
         self._shown: dict[str, tuple[str, ...]] = {}
         """Each row's cells as written in the table, to write only what changed."""
         self._order: list[str] = []
@@ -84,7 +93,7 @@ class CafeApp(App[None]):
         for name, heading in t.HEADINGS.items():
             table.add_column(self._text(heading), key=name)
         self._refresh()
-        self.set_interval(TICK_S, self._refresh)  # every row: the times move
+        self.set_interval(TICK_S, self._tick)
         if self.web is not None and self._listen is not None:
             await self.web.start(*self._listen)
             url = f"http://{self._listen[0]}:{self._listen[1]}/"
@@ -102,7 +111,24 @@ class CafeApp(App[None]):
         self._refresh(set() if table is None else {table})
 
     def on_cafe_app_arrived(self, message: Arrived) -> None:
-        self._refresh(self.cafe.take())
+        self._waiting |= self.cafe.take()
+        if self._write_due:
+            return
+        wait = self._written + WRITE_EVERY_S - self._loop_time()
+        if wait <= 0:
+            self._write_news()
+        else:
+            self._write_due = True
+            self.set_timer(wait, self._write_news)
+
+    def _write_news(self) -> None:
+        self._write_due = False
+        self._written = self._loop_time()
+        changed, self._waiting = self._waiting, set()
+        self._refresh(changed)
+
+    def _loop_time(self) -> float:
+        return asyncio.get_running_loop().time()
 
     def on_cafe_app_broker_changed(self, message: BrokerChanged) -> None:
         self.cafe.broker(message.up, message.text)
@@ -127,6 +153,17 @@ class CafeApp(App[None]):
     def watch_status(self, text: str) -> None:
         for line in self.query("#status").results(Static):
             line.update(Text(text))
+
+    def _tick(self) -> None:
+        """The times move: the rows on screen are worded again (a row scrolled into view is
+        at most a tick behind), so that hundreds of tables cost a screenful per second."""
+        try:
+            table = self.query_one("#tables", DataTable)
+        except NoMatches:
+            return
+        first = int(table.scroll_y)
+        shown = table.ordered_rows[first : first + table.size.height]
+        self._refresh({str(row.key.value) for row in shown})
 
     def _refresh(self, changed: set[str] | None = None) -> None:
         """Bring the rows (all, or only the `changed` tables'), their order and the lines up to

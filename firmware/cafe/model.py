@@ -1,20 +1,20 @@
-"""What the café knows of each table, read from the fleet's messages (`firmware.fleet.messages`)
+"""What the café knows of each table, read from the fleet's messages (`firmware.fleet.schema`)
 and shown the same way by the terminal view and the web page.
 
-A message arrives from anyone who can publish on the broker: each is checked (topic, size, JSON
-object, schema version, table id, the type of every field shown) and one that fails is ignored,
-counted and its reason kept for the view to say; it never changes a table nor crashes the view.
-Texts are clipped before anyone shows them.
+A message arrives from anyone who can publish on the broker: each is checked by the schema's
+reader (topic, size, JSON object, schema version, table id, the type and range of every field)
+and one that fails is ignored, counted and its reason kept for the view to say; it never
+changes a table nor crashes the view. Texts are clipped before anyone shows them.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from gettext import GNUTranslations
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from board_rules.codenames import ALL_COORDS, Identity
 from board_rules.text import clip
@@ -22,17 +22,26 @@ from firmware.cafe import texts as t
 from firmware.cafe.inbox import Inbox
 from firmware.cafe.texts import cafe_text
 from firmware.errors import FirmwareError
-from firmware.fleet.messages import KINDS, ROOT, SCHEMA, TABLE_ID
+from firmware.fleet.schema import (
+    MAX_PAYLOAD,
+    ROOT,
+    TEXT,
+    EventMessage,
+    GameMessage,
+    HealthMessage,
+    Message,
+    Refusal,
+    SchemaError,
+    StatusMessage,
+)
+from firmware.fleet.schema import read as read_message
 from firmware.table.i18n import translations
 
-MAX_PAYLOAD: Final = 16 * 1024
-"""A game message is under 2 KiB; anything much larger is not one of ours."""
-TEXT: Final = 60
-"""Longest text shown from a message, in characters."""
 MAX_TABLES: Final = 500
 """Most tables one view follows: a café has tens; what is beyond is dropped and counted, so
 that a broker full of strangers cannot fill the view's memory."""
 IDENTITIES: Final = frozenset(identity.value for identity in Identity)
+_COORDS: Final = tuple(str(coord) for coord in ALL_COORDS)
 HOT_CPU_C: Final = 80.0
 """The Raspberry Pi's firmware starts throttling the CPU at 80 °C (Raspberry Pi documentation,
 "Frequency management and thermal control"): a table that hot needs air."""
@@ -62,8 +71,8 @@ class TableRow:
     """Offline: whether the table said goodbye (True) or vanished (False, its last will)."""
     since: float | None = None
     """When it went online or offline (the table's clock for a goodbye, the view's for a will)."""
-    game: dict[str, Any] | None = None
-    health: dict[str, Any] | None = None
+    game: GameMessage | None = None
+    health: HealthMessage | None = None
     last_event: str = ""
     last_at: float | None = None
     """When the table accepted its last action."""
@@ -72,6 +81,9 @@ class TableRow:
     _worded: tuple[object, dict[str, str]] | None = field(default=None, repr=False)
     _game_worded: tuple[object, dict[str, str]] | None = field(default=None, repr=False)
     _health_worded: tuple[object, str] | None = field(default=None, repr=False)
+    _times_worded: tuple[object, str] | None = field(default=None, repr=False)
+    _board: tuple[object, list[str] | None] | None = field(default=None, repr=False)
+    _entry: tuple[object, str] | None = field(default=None, repr=False)
 
     def alerts(self, catalog: GNUTranslations, broker_up: bool = True) -> list[str]:
         """What staff should act on, worded: offline (only while the broker is reachable: a
@@ -145,16 +157,52 @@ class TableRow:
         game = self.game
         if game is None:
             return "-"
-        parts = []
         length = game_length_s(game, now)
+        idle = None
+        if self.last_at is not None and game["phase"] != "over":
+            idle = max(0.0, now - self.last_at)
+        # Worded again only when a shown second changed: the tick words every row.
+        key = (
+            catalog,
+            None if length is None else int(length),
+            None if idle is None else int(idle),
+        )
+        if self._times_worded is not None and self._times_worded[0] == key:
+            return self._times_worded[1]
+        parts = []
         if length is not None:
             parts.append(cafe_text(catalog, t.GAME_LENGTH, length=duration(length)))
-        if self.last_at is not None and game["phase"] != "over":
-            parts.append(cafe_text(catalog, t.IDLE, idle=duration(max(0.0, now - self.last_at))))
-        return ", ".join(parts) or "-"
+        if idle is not None:
+            parts.append(cafe_text(catalog, t.IDLE, idle=duration(idle)))
+        self._times_worded = (key, ", ".join(parts) or "-")
+        return self._times_worded[1]
+
+    def entry(self, catalog: GNUTranslations, now: float, broker_up: bool) -> str:
+        """The row as the web page's snapshot carries it, as JSON: its cells in column order,
+        whether it needs a look and its board's covered cards (never the key). Encoded again
+        only when something in it changed: a flood of messages for other tables costs this
+        row nothing."""
+        cells = tuple(self.cells(catalog, now, broker_up).values())
+        game = self.game
+        if self._board is None or self._board[0] is not game:
+            self._board = (game, None if game is None else board(game))
+        offline = broker_up and self.online is not True
+        alert, problem = self.needs_look(broker_up), self.needs_look(broker_up=False)
+        key = (cells, offline, alert, problem, self._board)
+        if self._entry is None or self._entry[0] != key:
+            shown = {
+                "id": self.table,
+                "cells": list(cells),
+                "offline": offline,
+                "alert": alert,
+                "problem": problem,
+                "board": self._board[1],
+            }
+            self._entry = (key, json.dumps(shown, ensure_ascii=False))
+        return self._entry[1]
 
 
-def game_length_s(game: dict[str, Any], now: float) -> float | None:
+def game_length_s(game: Mapping[str, Any], now: float) -> float | None:
     """A game's length: from its first clue to its last action (to `now` while in play); None
     before the first clue or when the table does not know when it was (a game resumed at its
     start). The one definition of the café's views and record."""
@@ -178,22 +226,22 @@ def clock_time(at: float | None) -> str:
     return "?" if at is None else time.strftime("%H:%M", time.localtime(at))
 
 
-def _coop(game: dict[str, Any] | None) -> bool:
+def _coop(game: Mapping[str, Any] | None) -> bool:
     return game is not None and game["mode"] == "coop"
 
 
-def _mode(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
+def _mode(catalog: GNUTranslations, game: GameMessage | None) -> str:
     if game is None:
         return "-"
     return t.worded(catalog, t.MODES, game["mode"])
 
 
-def state_text(catalog: GNUTranslations, game: dict[str, Any]) -> str:
+def state_text(catalog: GNUTranslations, game: Mapping[str, Any]) -> str:
     """A game's state (or result, when over) in words, as the views show it."""
     return _state(catalog, game)
 
 
-def _state(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
+def _state(catalog: GNUTranslations, game: Mapping[str, Any] | None) -> str:
     if game is None:
         return "-"
     if game["phase"] == "over":
@@ -224,13 +272,13 @@ def _state(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     return ", ".join(parts)
 
 
-def _score(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
+def _score(catalog: GNUTranslations, game: GameMessage | None) -> str:
     if game is None:
         return "-"
     remaining = game["remaining"]
-    if _coop(game) and game.get("starting") in remaining:
+    players = game.get("starting")
+    if _coop(game) and players is not None and players in remaining:
         # As the OLED's footer says it: the players' agents, then the enemy's.
-        players = game["starting"]
         enemy = next((team for team in remaining if team != players), players)
         return t.oled_text(catalog, t.OURS_THEIRS, own=remaining[players], enemy=remaining[enemy])
     # Red, then blue, then any team this café does not know: the same order in every cell.
@@ -256,7 +304,7 @@ def _score(catalog: GNUTranslations, game: dict[str, Any] | None) -> str:
     return f"{shown}; {wins} ({t.games_played(catalog, match['games'])})"
 
 
-def _problems(catalog: GNUTranslations, health: dict[str, Any] | None) -> list[str]:
+def _problems(catalog: GNUTranslations, health: HealthMessage | None) -> list[str]:
     """What staff should look at in a table's health, worded; none for a table not heard of
     yet."""
     if health is None:
@@ -296,7 +344,7 @@ class Cafe:
     broker_text: str = ""
     """The connection to the broker in words, as the subscriber last said it."""
     broker_since: float | None = None
-    on_finished: Callable[[str, dict[str, Any]], object] | None = None
+    on_finished: Callable[[str, GameMessage], object] | None = None
     """Called with (table, game message) for each game seen ending: the café's record."""
     inbox: Inbox = field(init=False)
     """Where paho's thread leaves messages for `take`."""
@@ -342,6 +390,7 @@ class Cafe:
         except BadMessageError as error:
             self._reject(topic, error)
             return None
+        # Each kind's fields, as the schema's reader checked them.
         row = self.tables.get(table)
         if row is None:
             if len(self.tables) >= self.max_tables:
@@ -349,6 +398,7 @@ class Cafe:
                 return None
             row = self.tables[table] = TableRow(table)
         if kind == "status":
+            message = cast(StatusMessage, message)
             online = message["status"] == "online"
             if online != row.online:
                 stopped = message.get("stopped")
@@ -357,15 +407,16 @@ class Cafe:
             row.online = online
             row.stopped = None if online else message.get("stopped")
         elif kind == "game":
-            self._game(row, message)
+            self._game(row, cast(GameMessage, message))
         elif kind == "health":
-            row.health = message
+            row.health = cast(HealthMessage, message)
         else:
-            row.last_event = _last_words(message["action"], message["words"])
-            row.last_at = message["at"]
+            event = cast(EventMessage, message)
+            row.last_event = _last_words(event["action"], event["words"])
+            row.last_at = event["at"]
         return table
 
-    def _game(self, row: TableRow, message: dict[str, Any]) -> None:
+    def _game(self, row: TableRow, message: GameMessage) -> None:
         before = row.game
         row.game = message
         last = message.get("last")
@@ -422,30 +473,24 @@ class Cafe:
     def snapshot(self) -> dict[str, Any]:
         """What the web page shows: each row's cells in column order, whether it needs a look
         and its board's covered cards (never the key), the broker's state and the status line."""
-        catalog = self.catalog
-        now = self.clock()
-        return {
-            "tables": [
-                {
-                    "id": row.table,
-                    "cells": list(row.cells(catalog, now, self.broker_up).values()),
-                    "offline": self.broker_up and row.online is not True,
-                    "alert": row.needs_look(self.broker_up),
-                    "problem": row.needs_look(broker_up=False),
-                    "board": None if row.game is None else board(row.game),
-                }
-                for row in self.rows()
-            ],
-            "broker": {"up": self.broker_up, "text": self.broker_line()},
-            "status": self.summary(),
-        }
+        snapshot: dict[str, Any] = json.loads(self.snapshot_json())
+        return snapshot
+
+    def snapshot_json(self) -> str:
+        """`snapshot` as the page receives it, JSON, put together from each row's kept
+        `entry`."""
+        catalog, now, up = self.catalog, self.clock(), self.broker_up
+        rows = ",".join(row.entry(catalog, now, up) for row in self.rows())
+        broker = json.dumps({"up": up, "text": self.broker_line()}, ensure_ascii=False)
+        status = json.dumps(self.summary(), ensure_ascii=False)
+        return f'{{"tables":[{rows}],"broker":{broker},"status":{status}}}'
 
 
-def board(game: dict[str, Any]) -> list[str]:
+def board(game: GameMessage) -> list[str]:
     """The board's 25 cards row by row, as anyone at the table sees them: each covered card's
     identity, `""` for one still face up (the key is never on the wire)."""
     covered = game["covered"]
-    return [_identity(covered.get(str(coord))) for coord in ALL_COORDS]
+    return [_identity(covered.get(coord)) for coord in _COORDS]
 
 
 def _identity(code: object) -> str:
@@ -456,121 +501,34 @@ def _last_words(action: str, words: list[str]) -> str:
     return _cut(action + (f": {' / '.join(words)}" if words else ""), TEXT)
 
 
-def read(topic: str, payload: bytes) -> tuple[str, str, dict[str, Any]]:
-    """(table, kind, message) of a message that is ours and well formed; `BadMessageError`."""
-    parts = topic.split("/")
-    if len(parts) != 3 or parts[0] != ROOT or parts[2] not in KINDS:
-        raise BadMessageError(t.NOT_A_TOPIC)
-    table, kind = parts[1], parts[2]
-    if not TABLE_ID.fullmatch(table):
-        raise BadMessageError(t.NOT_A_TABLE_ID)
-    if len(payload) > MAX_PAYLOAD:
-        raise BadMessageError(t.TOO_LONG, size=len(payload), limit=MAX_PAYLOAD)
+_REFUSALS: Final = {
+    Refusal.NOT_A_TOPIC: t.NOT_A_TOPIC,
+    Refusal.NOT_A_TABLE_ID: t.NOT_A_TABLE_ID,
+    Refusal.TOO_LONG: t.TOO_LONG,
+    Refusal.NOT_JSON: t.NOT_JSON,
+    Refusal.NOT_AN_OBJECT: t.NOT_AN_OBJECT,
+    Refusal.OTHER_SCHEMA: t.OTHER_SCHEMA,
+    Refusal.OTHER_TABLE: t.OTHER_TABLE,
+    Refusal.BAD_FIELD: t.BAD_FIELD,
+}
+"""The café's words for each reason the schema's reader gives."""
+
+
+def read(topic: str, payload: bytes) -> tuple[str, str, Message]:
+    """(table, kind, message) of a message that is ours and well formed; `BadMessageError`,
+    in the café's words, with what it quotes from the message cut short."""
     try:
-        message = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise BadMessageError(t.NOT_JSON, error=_cut(str(error), TEXT)) from None
-    if not isinstance(message, dict):
-        raise BadMessageError(t.NOT_AN_OBJECT)
-    if message.get("schema") != SCHEMA:
-        schema = _cut(repr(message.get("schema")), 20)
-        raise BadMessageError(t.OTHER_SCHEMA, schema=schema, expected=SCHEMA)
-    if message.get("table") != table:
-        raise BadMessageError(t.OTHER_TABLE)
-    for name, check in _FIELDS[kind].items():
-        present = name in message or name in _ADDED
-        if not present or not check(message.get(name)):
-            raise BadMessageError(t.BAD_FIELD, field=f"{kind}.{name}")
-    return table, kind, message
+        return read_message(topic, payload)
+    except SchemaError as error:
+        fields = dict(error.fields)
+        if "error" in fields:
+            fields["error"] = _cut(str(fields["error"]), TEXT)
+        if "schema" in fields:
+            fields["schema"] = _cut(str(fields["schema"]), 20)
+        raise BadMessageError(_REFUSALS[error.refusal], **fields) from None
 
 
 def _cut(text: str, length: int) -> str:
     """`text` on one line, at most `length` characters."""
     shown = clip(text)
     return shown if len(shown) <= length else shown[: length - 1] + "…"
-
-
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and len(value) <= TEXT and value.isprintable()
-
-
-def _optional(check: Any) -> Any:
-    return lambda value: value is None or check(value)
-
-
-def _count(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= 1_000_000_000
-
-
-def _time(value: Any) -> bool:
-    """Seconds since the epoch, up to the year 5000."""
-    return type(value) in (int, float) and 0 <= value < 1e11
-
-
-def _number(value: Any) -> bool:
-    return type(value) in (int, float) and -1000 < value < 1000
-
-
-def _words(value: Any) -> bool:
-    return isinstance(value, list) and len(value) <= 4 and all(map(_text, value))
-
-
-_ADDED: Final = frozenset(
-    {"match", "stopped", "starting", "started_at", "last", "cpu_temp_c", "led_off"}
-)
-"""Fields added to schema 1 after its first tables: a message without them is still read."""
-
-_FIELDS: Final[dict[str, dict[str, Any]]] = {
-    "status": {
-        "at": _time,
-        "status": lambda v: v in ("online", "offline"),
-        "stopped": _optional(lambda v: isinstance(v, bool)),
-    },
-    "game": {
-        "mode": _text,
-        "phase": _text,
-        "turn": _text,
-        "clue": _optional(lambda v: _count(v) or _text(v)),
-        "guesses_left": _optional(lambda v: _count(v) or _text(v)),
-        "remaining": lambda v: (
-            isinstance(v, dict)
-            and len(v) <= 4
-            and all(_text(k) and _count(n) for k, n in v.items())
-        ),
-        "covered": lambda v: (
-            isinstance(v, dict)
-            and len(v) <= 25
-            and all(_text(k) and _text(i) for k, i in v.items())
-        ),
-        "winner": _optional(_text),
-        "reason": _optional(_text),
-        "score": _optional(_count),
-        "match": _optional(
-            lambda v: (
-                isinstance(v, dict)
-                and len(v) <= 8
-                and all(_count(v.get(name)) for name in ("red", "blue", "games"))
-            )
-        ),
-        "starting": _optional(_text),
-        "started_at": _optional(_time),
-        "last": _optional(
-            lambda v: (
-                isinstance(v, dict)
-                and _text(v.get("action"))
-                and _words(v.get("words"))
-                and _time(v.get("at"))
-            )
-        ),
-    },
-    "health": {
-        "stuck_pads": lambda v: isinstance(v, list) and len(v) <= 30 and all(map(_text, v)),
-        "oled_up": lambda v: isinstance(v, bool),
-        "saving": lambda v: isinstance(v, bool),
-        "not_saving": _optional(_text),
-        "led_off": _optional(_text),
-        "events_dropped": _count,
-        "cpu_temp_c": _optional(_number),
-    },
-    "events": {"at": _time, "action": _text, "words": _words},
-}

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from firmware.cafe.model import game_length_s
+from firmware.fleet.schema import GameMessage
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS games (
@@ -84,7 +85,7 @@ class CafeRecord:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(SCHEMA)
 
-    def finished(self, table: str, game: dict[str, Any]) -> bool:
+    def finished(self, table: str, game: GameMessage) -> bool:
         """Keep `table`'s finished `game` (a `game` message); False when it was kept already or
         cannot be told apart from another."""
         last = game.get("last")

@@ -62,7 +62,7 @@ def run_cafe(
     listen = None if page is None else page.listen
     try:
         if terminal:
-            return _run_terminal(cafe, web, address, credentials, listen)
+            return run_terminal(cafe, web, address, credentials, listen)
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
         asyncio.run(_serve(cafe, web, address, credentials, listen))
     finally:
@@ -71,13 +71,17 @@ def run_cafe(
     return 0
 
 
-def _run_terminal(
+def run_terminal(
     cafe: Cafe,
     web: CafeWeb | None,
     address: BrokerAddress,
     credentials: Credentials,
     listen: tuple[str, int] | None,
+    *,
+    headless: bool = False,
 ) -> int:
+    """The terminal view until `q` or SIGTERM (`headless`: drawn nowhere, as a benchmark runs
+    it)."""
     app, subscriber = terminal_view(cafe, web, address, credentials, listen)
 
     def stop_on_signal() -> None:
@@ -87,7 +91,7 @@ def _run_terminal(
 
     app.call_later(stop_on_signal)
     try:
-        app.run()
+        app.run(headless=headless)
     finally:
         subscriber.close()
     return 0

@@ -17,7 +17,7 @@ from typing import Any
 from firmware.cafe import texts as t
 from firmware.cafe.texts import cafe_text
 from firmware.fleet.broker import BrokerAddress, Credentials, new_client
-from firmware.fleet.messages import ROOT
+from firmware.fleet.schema import ROOT
 from firmware.table.i18n import translations
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,10 @@ class Subscriber:
         if reason.is_failure:
             self._say(False, t.REFUSED, reason=reason)
             return
-        client.subscribe(TOPICS, qos=1)
+        # At most once: a view shows each table as it is now, and every (re)subscription brings
+        # each table's retained standing again; at QoS 1 the broker would wait for the view's
+        # acknowledgements (20 in flight) and a busy chain's news would queue behind them.
+        client.subscribe(TOPICS, qos=0)
         self._say(True, t.CONNECTED)
 
     def _unreachable(self, client: Any, userdata: object) -> None:

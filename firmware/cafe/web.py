@@ -261,7 +261,7 @@ class CafeWeb:
                 await asyncio.wait_for(self._dirty.wait(), TICK_S)
             self._dirty.clear()
             if self._listeners:
-                data = json.dumps(self.cafe.snapshot(), ensure_ascii=False)
+                data = self.cafe.snapshot_json()
                 for listener in self._listeners:
                     while listener.full():  # a page that lags gets only the latest
                         listener.get_nowait()
@@ -321,7 +321,7 @@ class CafeWeb:
         listener: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
         self._listeners.add(listener)
         try:
-            data: str | None = json.dumps(self.cafe.snapshot(), ensure_ascii=False)
+            data: str | None = self.cafe.snapshot_json()
             while data is not None:  # None: the server is closing
                 await response.write(f"data: {data}\n\n".encode())
                 data = await listener.get()

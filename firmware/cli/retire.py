@@ -43,8 +43,8 @@ def run_retire(args: argparse.Namespace) -> int:
     """Retire the table: exit 0, 1 when the broker did not let it (one line), `UsageError`
     for options that cannot be used."""
     from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials
-    from firmware.fleet.messages import TABLE_ID
     from firmware.fleet.retire import RetireError, retire
+    from firmware.fleet.schema import TABLE_ID
 
     if TABLE_ID.fullmatch(args.table) is None:
         raise UsageError(f"{args.table!r} is not a table id: 1-64 letters, digits, - or _")

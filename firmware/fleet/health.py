@@ -9,7 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
+
+from firmware.fleet.schema import HealthFields
 
 THERMAL_ZONE: Final = Path("/sys/class/thermal/thermal_zone0/temp")
 
@@ -60,7 +62,7 @@ class HealthReading:
     does not watch it (no `led.sense` in its pin map)."""
     zone: Path = field(default=THERMAL_ZONE)
 
-    def fields(self, now: float, events_dropped: int) -> dict[str, Any]:
+    def fields(self, now: float, events_dropped: int) -> HealthFields:
         """The health message's own fields at monotonic time `now`."""
         return {
             "stuck_pads": list(self.stuck_pads),

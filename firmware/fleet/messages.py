@@ -1,59 +1,52 @@
-"""The fleet's messages: topics under `codenames/<table>/` and their JSON, schema version 1.
+"""The table's fleet messages as its publisher builds them, of the types `firmware.fleet.schema`
+declares (topics under `codenames/<table>/`, JSON, schema version 1).
 
 `status` (retained): `online`, or `offline` with `stopped`: true when the table said goodbye,
 false as the last will the broker sends for a table that vanished. `game` (retained): the public
 state, what anyone at the table can see, the match's wins, the team that started (the players'
 in co-op), when the game's first clue was given and its last action: never the key, nor anything
 read from it but the identities of covered cards and the agents left per team, which the table
-shows. `health` (retained): what staff should look at. `events` (not retained): each accepted
-action as the table words it. An empty retained message on a table's topic clears it: the
-table is retired. Every message is a JSON object with `schema`, `table` and `at`
-(seconds since the epoch, when the table wrote it). A reader ignores fields it does not know: a
-field added keeps the schema's version, a field whose meaning changes bumps it. Only the
-standard library and the rules are used here, so the café reads messages with the same code
-that writes them.
+shows. `health` (retained, `firmware.fleet.health`): what staff should look at. `events` (not
+retained): each accepted action as the table words it. An empty retained message on a table's
+topic clears it: the table is retired.
 """
 
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from board_rules.codenames import GameState
-
-SCHEMA: Final = 1
-"""Bump when a field changes its meaning (not for a field added, which readers ignore until
-they know it); readers refuse other versions, never guess."""
-ROOT: Final = "codenames"
-KINDS: Final = ("status", "game", "health", "events")
-TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""A table id: one topic level, no wildcard."""
-
-
-def is_schema(value: object) -> bool:
-    """Whether a message's `schema` field is this version: the whole number itself, not `true`
-    nor `1.0`, which Python compares equal to 1."""
-    return type(value) is int and value == SCHEMA
-
-
-def topic(table: str, kind: str) -> str:
-    """The topic of `kind` for `table`."""
-    return f"{ROOT}/{table}/{kind}"
+from firmware.fleet.schema import (
+    SCHEMA,
+    EventFields,
+    GameFields,
+    LastActionFields,
+    Message,
+    StatusFields,
+)
 
 
 def envelope(table: str, at: float, **fields: Any) -> dict[str, Any]:
-    """A message's common fields and its own."""
+    """A message's common fields and its own (a `StatusFields`, `GameFields`, `HealthFields` or
+    `EventFields`, spread)."""
     return {"schema": SCHEMA, "table": table, "at": round(at, 3), **fields}
 
 
-def status_fields(online: bool, stopped: bool = False) -> dict[str, Any]:
+def status_fields(online: bool, stopped: bool = False) -> StatusFields:
     """A `status` message's own fields: online, or offline and whether the table `stopped` on
     purpose (its goodbye) or vanished (its last will)."""
     if online:
         return {"status": "online"}
     return {"status": "offline", "stopped": stopped}
+
+
+def event_fields(action: str, words: tuple[str, ...]) -> EventFields:
+    """An `events` message's own fields: the action as the rules write it and the OLED's
+    words."""
+    return {"action": action, "words": list(words)}
 
 
 @dataclass(frozen=True)
@@ -64,7 +57,7 @@ class LastAction:
     words: tuple[str, ...]
     at: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> LastActionFields:
         return {"action": self.action, "words": list(self.words), "at": round(self.at, 3)}
 
 
@@ -73,7 +66,7 @@ def public_game(
     match: tuple[int, int],
     last: LastAction | None = None,
     started_at: float | None = None,
-) -> dict[str, Any]:
+) -> GameFields:
     """The game as anyone at the table sees it: `GameState.to_dict` without the key, the
     match under way (`match` being its wins, red and blue), the team that started, the time of
     the game's first clue (`started_at`, None before it) and its `last` action."""
@@ -82,21 +75,17 @@ def public_game(
     # Named, not filtered: a field added to the state later stays off the wire until it is
     # judged public here.
     return {
-        name: public[name]
-        for name in (
-            "mode",
-            "phase",
-            "turn",
-            "clue",
-            "guesses_made",
-            "guesses_left",
-            "remaining",
-            "covered",
-            "winner",
-            "reason",
-            "score",
-        )
-    } | {
+        "mode": public["mode"],
+        "phase": public["phase"],
+        "turn": public["turn"],
+        "clue": public["clue"],
+        "guesses_made": public["guesses_made"],
+        "guesses_left": public["guesses_left"],
+        "remaining": public["remaining"],
+        "covered": public["covered"],
+        "winner": public["winner"],
+        "reason": public["reason"],
+        "score": public["score"],
         # Every finished standard game has a winner, so the match's games are its wins.
         "match": {"red": red, "blue": blue, "games": red + blue},
         # The card's side every player sees (and in co-op, the players' team).
@@ -106,6 +95,6 @@ def public_game(
     }
 
 
-def encode(message: dict[str, Any] | str) -> bytes:
+def encode(message: Message | Mapping[str, Any] | str) -> bytes:
     """The payload of a message."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()

@@ -32,10 +32,11 @@ from firmware.fleet.messages import (
     LastAction,
     encode,
     envelope,
+    event_fields,
     public_game,
     status_fields,
-    topic,
 )
+from firmware.fleet.schema import GameFields, Kind, topic
 from firmware.table.config import FleetConfig
 from firmware.table.store_faults import SaveFault
 
@@ -107,14 +108,14 @@ class FleetPublisher:
         self._health_every_s = health_every_s
         self._monotonic = monotonic
         self._wall_clock = wall_clock
-        self._latest_game: dict[str, Any] | None = None
+        self._latest_game: GameFields | None = None
         self._last: LastAction | None = None
         self._started_at: float | None = None
         """When the game's first clue was given (None before it, or for a game resumed at start,
         whose first clue was given before this publisher)."""
         self._dealt = False
         """Whether the game in play is waiting for its first clue."""
-        self._sent_game: dict[str, Any] | None = None
+        self._sent_game: GameFields | None = None
         self._sent_health: dict[str, Any] | None = None
         self._health_due = 0.0
         self.events_dropped = 0
@@ -161,7 +162,7 @@ class FleetPublisher:
         self._last = LastAction(action, words, now)
         self._latest_game = public_game(state, match, self._last, self._started_at)
         self._health.not_saving = None if not_saving is None else not_saving.value
-        self._offer(envelope(self.fleet.table, now, action=action, words=list(words)))
+        self._offer(envelope(self.fleet.table, now, **event_fields(action, words)))
 
     def show(self, state: GameState, match: tuple[int, int]) -> None:
         """Make `state`'s public part and the `match`'s wins (red, blue) the latest `game` (the
@@ -312,7 +313,7 @@ class FleetPublisher:
                 self._sent_health = steady
                 self._health_due = now + self._health_every_s
 
-    def _publish(self, kind: str, payload: bytes) -> bool:
+    def _publish(self, kind: Kind, payload: bytes) -> bool:
         assert self._client is not None
         # Events are news of a moment; the rest is the table's standing, kept by the broker.
         retain = kind != "events"

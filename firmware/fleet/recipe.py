@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from firmware.errors import FirmwareError
 from firmware.fleet.broker import BrokerAddress, BrokerError
-from firmware.fleet.messages import ROOT, TABLE_ID
+from firmware.fleet.schema import ROOT, TABLE_ID
 
 PBKDF2_ITERATIONS: Final = 101
 """mosquitto_passwd's own default; the passwords are 192 random bits, which no count of

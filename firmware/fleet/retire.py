@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from firmware.errors import FirmwareError
 from firmware.fleet.broker import BrokerAddress, BrokerError, Credentials, new_client
-from firmware.fleet.messages import KINDS, topic
+from firmware.fleet.schema import KINDS, topic
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt

@@ -54,7 +54,7 @@ class Mosquitto:
         if mosquitto.binary() is None:
             pytest.skip("mosquitto is not installed (apt-get install mosquitto; .ci/run does)")
         try:
-            self.process = mosquitto.start(self.folder, self.port, self.users, self.tls)
+            self.process = mosquitto.start(self.folder, self.port, self.users, tls=self.tls)
         except RuntimeError as error:
             pytest.fail(str(error))
         return self

@@ -12,8 +12,8 @@ import pytest
 
 from firmware.cli.main import main
 from firmware.fleet.broker import BrokerAddress, BrokerError, plain_password_warning, redact
-from firmware.fleet.messages import is_schema
 from firmware.fleet.publisher import open_connection, table_client
+from firmware.fleet.schema import is_schema
 from firmware.table.config import FleetConfig
 
 SECRET = "s3cret-Pw"

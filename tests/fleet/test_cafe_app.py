@@ -114,9 +114,9 @@ def test_the_view_speaks_the_cafes_language(language: str) -> None:
             table = app.query_one("#tables", DataTable)
             assert str(table.columns[ColumnKey("last")].label) == heading
             app.connection_changed(True, "")
-            await pilot.pause()
-            assert str(table.get_row("t1")[1]) == online
-            assert str(status.render()) == tables
+            # The broker's news goes through the app's queue: waited for, not one pause.
+            await wait_until(pilot, lambda: str(table.get_row("t1")[1]) == online)
+            await wait_until(pilot, lambda: str(status.render()) == tables)
             assert app.title == title
             # The footer offers quitting, and nothing of Textual's own (its words are English).
             footer = [key.description for key in app.screen.query(FooterKey)]

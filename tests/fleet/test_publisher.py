@@ -14,8 +14,9 @@ from board_rules.codenames import ALL_COORDS, Key, Phase
 from firmware.drivers.led_strip import LedFault
 from firmware.fleet.attach import reporting
 from firmware.fleet.health import HealthReading
-from firmware.fleet.messages import SCHEMA, public_game
+from firmware.fleet.messages import public_game
 from firmware.fleet.publisher import FleetPublisher
+from firmware.fleet.schema import SCHEMA
 from firmware.table.config import FleetConfig
 from firmware.virtual.table import VirtualTable
 
