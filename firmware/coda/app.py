@@ -391,8 +391,7 @@ class CodaApp(StyledApp):
         self.refresh_bindings()
 
     def _write_log(self) -> None:
-        """Add the log's new lines; rewrite it when a line already shown changed (a tile it
-        names moved right as tiles went in before it) or a new game began."""
+        """Add the log's new lines; start it again when a new game began."""
         lines = self.game.history
         shown = self._logged
         if lines[: len(shown)] != shown:

@@ -47,7 +47,7 @@ from board_rules.coda import (
     strategy,
     view_of,
 )
-from firmware.coda.narration import POSITION, describe
+from firmware.coda.narration import LABEL, describe
 from firmware.coda.texts import CodaTexts
 
 _T = TypeVar("_T")
@@ -165,32 +165,27 @@ class CodaController:
         self.wins = [0] * self.players
         self.games = 1
         """How many games were dealt: a new one starts a new log."""
-        self._log: list[tuple[str, list[int] | None]] = []
-        """Every log line of this game, with the [player, position] of the tile it names, if
-        any, kept up to date as tiles go into the rows."""
+        self._log: list[str] = []
+        """Every log line of this game."""
         self.choices = Choices()
         self._sync_choices()
         self.settle()
 
     @property
     def history(self) -> list[str]:
-        """Every log line of this game, a tile named by where it lies now: tiles inserted left
-        of it since do not make the line wrong."""
-        return [
-            line if named is None else line.replace(POSITION, str(named[1] + 1))
-            for line, named in self._log
-        ]
+        """Every log line of this game."""
+        return list(self._log)
 
-    def _follow_insertion(self, before: GameState) -> None:
-        """When the last action put a drawn tile into a row, move the log's references to the
-        tiles right of it one place on."""
-        player = before.turn
-        if not before.hand or len(self.state.rows[player]) == len(before.rows[player]):
-            return
-        slot = [seen.tile for seen in self.state.rows[player]].index(before.hand[0])
-        for _, named in self._log:
-            if named is not None and named[0] == player and named[1] >= slot:
-                named[1] += 1
+    def tile_label(self, player: int, index: int) -> int:
+        """The label of the tile at `index` of `player`'s row (`RowTile.label`: its number in
+        the order the row received its tiles), written on its frame and used by the log, so
+        that a tile inserted to its left changes neither; a staged row without labels is
+        labelled by position."""
+        return self.state.rows[player][index].label or index + 1
+
+    def next_label(self, player: int) -> int:
+        """The label the next tile to go into `player`'s row will get."""
+        return len(self.state.rows[player]) + 1
 
     @property
     def view(self) -> PlayerView:
@@ -216,14 +211,13 @@ class CodaController:
         before, state = self.view, self.state
         self.state = apply(self.state, action)
         self._seat_open = False
-        self._follow_insertion(state)
-        named = None
+        label = None
         if isinstance(action, Attack):
-            named = [action.player, action.index]
+            label = self.tile_label(action.player, action.index)
         elif isinstance(action, Reveal):
-            named = [state.turn, action.index]
+            label = self.tile_label(state.turn, action.index)
         for line in describe(self.texts, self.names, before, action, self.view):
-            self._log.append((line, named if POSITION in line else None))
+            self._log.append(line if label is None else line.replace(LABEL, str(label)))
         if self.state.winner is not None and before.winner is None:
             self.wins[self.state.winner] += 1
         self._sync_choices()
@@ -309,7 +303,7 @@ class CodaController:
         starter = self.seat_order(seat)[0]
         if starter != self.state.starter:
             self.state = self._deal(starter=starter)
-            self._log = [(self.texts["log_new_game"].format(player=self.names[starter]), None)]
+            self._log = [self.texts["log_new_game"].format(player=self.names[starter])]
             self._sync_choices()
             self.settle()
         return True
@@ -321,7 +315,7 @@ class CodaController:
             return False
         self.state = self._deal(starter=starter)
         self.games += 1
-        self._log = [(self.texts["log_new_game"].format(player=self.names[starter]), None)]
+        self._log = [self.texts["log_new_game"].format(player=self.names[starter])]
         self._sync_choices()
         self.settle()
         return True
