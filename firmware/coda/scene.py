@@ -63,6 +63,9 @@ class Scene:
     value: Value
     target: str
     """The attack being prepared, in words; empty when not attacking."""
+    odds: str = ""
+    """The odds view while it is on and a game is in play; once a game is over, the person's
+    attacks that did not name the likeliest tile; else empty."""
 
 
 def scene(game: CodaController) -> Scene:
@@ -88,7 +91,19 @@ def scene(game: CodaController) -> Scene:
         attacking=attacking,
         value=game.choices.value,
         target=target_line(game) if attacking else "",
+        odds=odds_text(game),
     )
+
+
+def odds_text(game: CodaController) -> str:
+    """The odds view's text (see `Scene.odds`)."""
+    texts = game.texts
+    if game.view.phase is Phase.OVER:
+        review = game.review
+        return "\n".join([texts["review_title"], *review] if review else [texts["review_none"]])
+    if not game.show_odds:
+        return ""
+    return "\n".join([texts["odds_title"], *game.odds()])
 
 
 def final_rows(game: CodaController) -> tuple[tuple[SeenTile, ...], ...]:
@@ -116,7 +131,12 @@ def label(game: CodaController, player: int, *, drawn: bool) -> Label:
 
 def level_name(game: CodaController, level: Level) -> str:
     texts = game.texts
-    names = {Level.EASY: texts["easy"], Level.HARD: texts["hard"], Level.EXPERT: texts["expert"]}
+    names = {
+        Level.EASY: texts["easy"],
+        Level.HARD: texts["hard"],
+        Level.EXPERT: texts["expert"],
+        Level.MASTER: texts["master"],
+    }
     return names[level]
 
 
