@@ -11,7 +11,9 @@ from the odds of the table at that moment as someone holding no tile saw them: o
 the attacker did not hold then, each (tile, value) is chosen in proportion to its chance to
 the power `COMPUTER_SHARPNESS` (a computer names its likeliest) or `PERSON_SHARPNESS` (a
 person usually names a likely value); naming a tile it held weighs `OWN_TILE`. The weighed
-deals give each (tile, value) its chance, blended with the plain counts by `PLAIN_SHARE`.
+deals give each (tile, value) its chance, blended with the plain counts by `PLAIN_SHARE`. With
+three or more players in it reads only the latest `CROWD_HEARD` attacks over `CROWD_SAMPLES`
+deals, to keep its decisions quick.
 
 Attacking. As `expert` scores its attacks (chance times what a hit is worth), but among those
 within `NEAR` of the best it names the one the table, holding none of the master's tiles, would
@@ -31,6 +33,7 @@ from functools import lru_cache
 from typing import Final
 
 from board_rules.coda.actions import Action, Attack, Stop
+from board_rules.coda.crowd import crowded
 from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, sample_rows
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.expert import hit_worths, informed_rows, miss_cost, play_expert
@@ -42,6 +45,11 @@ from board_rules.coda.view import PlayerView
 
 SAMPLES: Final = 150
 """Deals drawn for each attack decision."""
+CROWD_SAMPLES: Final = 60
+CROWD_HEARD: Final = 6
+"""With three or more players in, the deals drawn and the latest attacks read: each attack read
+costs a deduction over every row but its attacker's, which the 100 ms a decision may take cannot
+afford for all of them."""
 COMPUTER_SHARPNESS: Final = 6.0
 PERSON_SHARPNESS: Final = 2.0
 OWN_TILE: Final = 1e-3
@@ -106,6 +114,9 @@ def weighed_guesses(
         rows = {p: row for p, row in enumerate(view.rows) if p != view.viewer}
         exact = deduce_rows(rows, unseen)
     heard = [a for a in view.attacks if a.attacker != view.viewer]
+    samples = SAMPLES
+    if crowded(view):
+        heard, samples = heard[-CROWD_HEARD:], CROWD_SAMPLES
     plain = {
         (key, value): count / exact.total
         for key, counts in exact.counts.items()
@@ -113,7 +124,7 @@ def weighed_guesses(
     }
     chances = plain
     if heard:
-        deals = sample_rows(rows, unseen, rng, SAMPLES)
+        deals = sample_rows(rows, unseen, rng, samples)
         logs = [_log_likelihood(view, deal, heard, persons) for deal in deals]
         top = max(logs)
         weights = [math.exp(log - top) for log in logs]
