@@ -40,9 +40,10 @@ from board_rules.coda.players import Level, Strategy
 from board_rules.coda.reasons import Reason
 from board_rules.coda.row import RowTile, is_ordered, legal_slots
 from board_rules.coda.rules import apply
+from board_rules.coda.seen import SeenAttack, SeenTile
 from board_rules.coda.state import GameState, Phase, Pool, opening_size, shuffle_pool
 from board_rules.coda.tiles import DASH, Color, Tile, Value, game_tiles
-from board_rules.coda.view import PlayerView, SeenTile, view_of
+from board_rules.coda.view import PlayerView, view_of
 
 __all__ = [
     "DASH",
@@ -69,6 +70,7 @@ __all__ = [
     "Reason",
     "Reveal",
     "RowTile",
+    "SeenAttack",
     "SeenTile",
     "Stop",
     "Strategy",

@@ -28,6 +28,9 @@ four players, a few dozen with two.
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import random
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,8 +38,9 @@ from fractions import Fraction
 from functools import cache
 
 from board_rules.coda.errors import InconsistentViewError
+from board_rules.coda.seen import SeenTile
 from board_rules.coda.tiles import DASH, RANKS, Color, Tile, Value, game_tiles, value_order
-from board_rules.coda.view import PlayerView, SeenTile
+from board_rules.coda.view import PlayerView
 
 TileKey = tuple[int, int]
 """A tile in a row: (player, position)."""
@@ -99,6 +103,27 @@ def deduce_rows(rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]
     for (row_index, slot_index, tile), count in labels.items():
         counts[keys[row_index][slot_index]][tile.value] = count
     return Deduction(total=total, counts=dict(counts))
+
+
+def sample_rows(
+    rows: Mapping[int, Sequence[SeenTile]],
+    unseen: Collection[Tile],
+    rng: random.Random,
+    count: int,
+) -> list[dict[TileKey, Tile]]:
+    """`count` deals of the hidden tiles of `rows` drawn at random, each consistent deal as
+    likely as any other (the deals `deduce_rows` counts); raises `InconsistentViewError` if
+    none fits."""
+    keys: list[list[TileKey]] = []
+    slots: list[list[_Slot]] = []
+    unseen = frozenset(unseen)
+    for player, row in rows.items():
+        row_slots = _hidden_slots(row, unseen)
+        if row_slots:
+            keys.append([(player, index) for index, _ in row_slots])
+            slots.append([slot for _, slot in row_slots])
+    deals = _Sweep(tuple(tuple(row) for row in slots), unseen).sample(rng, count)
+    return [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
 
 
 @dataclass(frozen=True)
@@ -227,3 +252,48 @@ class _Sweep:
             for label in labels if ways_out else ():
                 through[label] += ways_out
         return total, dict(through)
+
+    def sample(self, rng: random.Random, count: int) -> list[list[Label]]:
+        """`count` complete fillings at random, each as likely as any other: the ways to
+        complete each state are counted backward, then each sample walks forward choosing
+        every step in proportion to the ways it leaves."""
+        starts = self._starts()
+        edges: list[dict[State, list[Edge]]] = []
+        layer = {state for state, _ in starts}
+        for rank in self.ranks:
+            out = {state: self._edges(state, rank) for state in layer}
+            edges.append(out)
+            layer = {after for ways in out.values() for after, _ in ways}
+        back = {state: 1 for state in layer if state[:-1] == self.end}
+        backs = [back]
+        for out in reversed(edges):
+            back = {
+                state: reaching
+                for state, ways in out.items()
+                if (reaching := sum(back.get(after, 0) for after, _ in ways))
+            }
+            backs.append(back)
+        backs.reverse()
+        first = [backs[0].get(state, 0) for state, _ in starts]
+        if not sum(first):
+            raise InconsistentViewError("no deal of the tiles fits what this player has seen")
+        steps: dict[tuple[int, State], tuple[list[Edge], list[int]]] = {}
+        found = []
+        start_sums = list(itertools.accumulate(first))
+        for _ in range(count):
+            state, labels = starts[bisect.bisect(start_sums, rng.random() * start_sums[-1])]
+            deal = list(labels)
+            for step, out in enumerate(edges):
+                key = (step, state)
+                if key not in steps:
+                    ways = [edge for edge in out[state] if backs[step + 1].get(edge[0], 0)]
+                    sums = list(itertools.accumulate(backs[step + 1][after] for after, _ in ways))
+                    steps[key] = (ways, sums)
+                ways, sums = steps[key]
+                if len(ways) == 1:
+                    state, more = ways[0]
+                else:
+                    state, more = ways[bisect.bisect(sums, rng.random() * sums[-1])]
+                deal.extend(more)
+            found.append(deal)
+        return found

@@ -50,9 +50,10 @@ from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.exposure import exposure, public_tiles
 from board_rules.coda.players import own_row, play_hard
 from board_rules.coda.row import RowTile, legal_slots
+from board_rules.coda.seen import SeenTile
 from board_rules.coda.state import Phase
-from board_rules.coda.tiles import game_tiles
-from board_rules.coda.view import PlayerView, SeenTile
+from board_rules.coda.tiles import Tile, game_tiles
+from board_rules.coda.view import PlayerView
 
 FINISHING_HIT: Final = Fraction(3)
 """What a hit on an opponent's last hidden tile is worth, in tiles: it ends that player's
@@ -71,16 +72,22 @@ def play_expert(view: PlayerView, rng: random.Random) -> Action:
 def informed_deduction(view: PlayerView) -> Deduction:
     """The exact deduction of `view`, each player's own wrong attacks counted as misses on its
     hidden tiles of the attacked colour (see the module docstring)."""
+    rows, unseen = informed_rows(view)
+    try:
+        return deduce_rows(rows, unseen)
+    except InconsistentViewError:
+        return deduce(view)
+
+
+def informed_rows(view: PlayerView) -> tuple[dict[int, tuple[SeenTile, ...]], frozenset[Tile]]:
+    """The others' rows with each player's own wrong attacks counted as misses on its hidden
+    tiles of the attacked colour, and the tiles the viewer has not seen."""
     rows = {
         player: tuple(_informed(seen) for seen in row)
         for player, row in enumerate(view.rows)
         if player != view.viewer
     }
-    unseen = frozenset(game_tiles(view.advanced)) - view.seen_tiles()
-    try:
-        return deduce_rows(rows, unseen)
-    except InconsistentViewError:
-        return deduce(view)
+    return rows, frozenset(game_tiles(view.advanced)) - view.seen_tiles()
 
 
 def _informed(seen: SeenTile) -> SeenTile:

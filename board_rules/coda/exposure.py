@@ -21,8 +21,9 @@ from fractions import Fraction
 
 from board_rules.coda.deduction import deduce_rows
 from board_rules.coda.row import RowTile
+from board_rules.coda.seen import SeenTile
 from board_rules.coda.tiles import Tile, game_tiles
-from board_rules.coda.view import PlayerView, SeenTile
+from board_rules.coda.view import PlayerView
 
 
 def exposure(

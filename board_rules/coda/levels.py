@@ -9,12 +9,14 @@
 from __future__ import annotations
 
 from board_rules.coda.expert import play_expert
+from board_rules.coda.master import play_master
 from board_rules.coda.players import Level, Strategy, play_easy, play_hard, play_random
 
 _STRATEGIES: dict[Level, Strategy] = {
     Level.EASY: play_easy,
     Level.HARD: play_hard,
     Level.EXPERT: play_expert,
+    Level.MASTER: play_master,
     Level.RANDOM: play_random,
 }
 

@@ -34,6 +34,10 @@ class RowTile:
     """Values its owner named in wrong attacks on other players' tiles of its colour while it
     lay hidden in the row. A player who knows its own tiles never names one of them, so these
     are values it almost surely is not; the rules keep the record, players judge it."""
+    label: int = field(default=0, compare=False)
+    """Its number in the order its row received its tiles, from 1: the opening's tiles left to
+    right, then each drawn tile. Unlike its position it never changes, so a screen's log and a
+    player's memory of the attacks can name the tile by it (0: a row built outside a game)."""
 
 
 def is_ordered(tiles: Iterable[Tile]) -> bool:

@@ -46,6 +46,7 @@ from board_rules.coda.errors import IllegalActionError
 from board_rules.coda.opening import is_layout, opening_row, take_range
 from board_rules.coda.reasons import Reason
 from board_rules.coda.row import RowTile, legal_slots
+from board_rules.coda.seen import SeenAttack, public_rows
 from board_rules.coda.state import GameState, Phase
 from board_rules.coda.tiles import DASH, Color, Tile, Value
 
@@ -129,7 +130,8 @@ def _arrange(state: GameState, positions: tuple[int, ...]) -> GameState:
 
 def _lay_out(state: GameState, positions: tuple[int, ...]) -> GameState:
     """The hand becomes the row, laid out as `board_rules.coda.opening` says."""
-    row = tuple(RowTile(tile) for tile in opening_row(state.hand, positions))
+    tiles = opening_row(state.hand, positions)
+    row = tuple(RowTile(tile, label=label) for label, tile in enumerate(tiles, start=1))
     return replace(state, rows=_with_row(state, state.turn, row), hand=())
 
 
@@ -158,13 +160,25 @@ def _attack(state: GameState, action: Attack) -> GameState:
         raise IllegalActionError(Reason.ALREADY_REVEALED)
     if action.value == DASH and not state.advanced:
         raise IllegalActionError(Reason.NO_DASHES)
-    if target.tile.value == action.value:
+    right = target.tile.value == action.value
+    heard = SeenAttack(
+        attacker=state.turn,
+        player=action.player,
+        index=action.index,
+        value=action.value,
+        right=right,
+        hits=state.hits,
+        held=len(state.rows[state.turn]) + len(state.hand),
+        rows=public_rows(state.rows),
+    )
+    state = replace(state, attacks=(*state.attacks, heard))
+    if right:
         turned = replace(target, revealed=True)
         after = _with_tile(state, action.player, action.index, turned)
         return _end_if_won(replace(after, hits=state.hits + 1))
     missed = replace(target, misses=target.misses | {action.value})
-    heard = _owner_named(state, target.tile.color, action.value)
-    return _missed(_with_tile(heard, action.player, action.index, missed))
+    named = _owner_named(state, target.tile.color, action.value)
+    return _missed(_with_tile(named, action.player, action.index, missed))
 
 
 def _owner_named(state: GameState, color: Color, value: Value) -> GameState:
@@ -219,7 +233,8 @@ def _place(state: GameState, index: int) -> GameState:
 
 def _insert(state: GameState, index: int, face_up: bool) -> GameState:
     row = state.rows[state.turn]
-    placed = (*row[:index], RowTile(state.hand[0], revealed=face_up), *row[index:])
+    new = RowTile(state.hand[0], revealed=face_up, label=len(row) + 1)
+    placed = (*row[:index], new, *row[index:])
     return replace(state, rows=_with_row(state, state.turn, placed), hand=state.hand[1:])
 
 

@@ -13,12 +13,13 @@ reverse.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Final
 
 from board_rules.coda.errors import InvalidSetupError
 from board_rules.coda.row import RowTile
+from board_rules.coda.seen import SeenAttack
 from board_rules.coda.tiles import Color, Tile, game_tiles
 
 MIN_PLAYERS: Final = 2
@@ -112,6 +113,10 @@ class GameState:
     hits: int = 0
     """Right attacks so far this turn."""
     winner: int | None = None
+    attacks: tuple[SeenAttack, ...] = field(default=(), compare=False)
+    """Every attack so far as the table heard it: public, so every view carries it. Not part
+    of a state's identity (nor of its JSON form): two states that differ only here play on
+    alike."""
 
     @classmethod
     def start(cls, pool: Pool, players: int, starter: int = 0) -> GameState:

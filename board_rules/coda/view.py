@@ -13,33 +13,13 @@ notes at the table): a screen shows what was said aloud, so every player gets th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from board_rules.coda.opening import dashes_in_order, opening_row, take_range
 from board_rules.coda.row import legal_slots
+from board_rules.coda.seen import SeenAttack, SeenTile
 from board_rules.coda.state import GameState, Phase, opening_size
 from board_rules.coda.tiles import DASH, NUMBERS, Color, Tile, Value
-
-
-@dataclass(frozen=True)
-class SeenTile:
-    """A tile as the viewer sees it."""
-
-    color: Color
-    value: Value | None
-    """None when the viewer cannot see it."""
-    revealed: bool = False
-    """Face up for everyone (a viewer also sees its own hidden tiles' values)."""
-    misses: frozenset[Value] = field(default_factory=frozenset)
-    """Values named against it in wrong attacks."""
-    owner_named: frozenset[Value] = field(default_factory=frozenset)
-    """Values its owner named in wrong attacks on tiles of its colour while holding it hidden
-    (see `board_rules.coda.row.RowTile.owner_named`)."""
-
-    @property
-    def tile(self) -> Tile | None:
-        """The tile, when the viewer knows its value."""
-        return None if self.value is None else Tile(self.color, self.value)
 
 
 @dataclass(frozen=True)
@@ -61,6 +41,8 @@ class PlayerView:
     pool_black: int
     pool_white: int
     winner: int | None
+    attacks: tuple[SeenAttack, ...] = ()
+    """Every attack of the game so far, as the table heard it, the first first."""
 
     def pool_count(self, color: Color) -> int:
         """How many tiles of `color` are left to draw."""
@@ -142,6 +124,7 @@ def view_of(state: GameState, viewer: int) -> PlayerView:
                 revealed=slot.revealed,
                 misses=slot.misses,
                 owner_named=slot.owner_named,
+                label=slot.label,
             )
             for slot in row
         )
@@ -163,4 +146,5 @@ def view_of(state: GameState, viewer: int) -> PlayerView:
         pool_black=state.pool.count(Color.BLACK),
         pool_white=state.pool.count(Color.WHITE),
         winner=state.winner,
+        attacks=state.attacks,
     )

@@ -1,23 +1,28 @@
 """`codenames-table coda`: Coda against computer opponents.
 
 Without `--headless` it opens the on-screen game (`firmware.coda.app`, imported only then:
-Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3 of easy, hard
-and expert, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from `--seed`; the
-person first chooses their seat in the order of play.
+Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3 of easy, hard,
+expert and master, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from
+`--seed`; the person first chooses their seat in the order of play.
 
 `--headless --players hard,random --games G --seed S` lets 2 to 4 computer players play G games,
 the winner of each starting the next (the first is started by player 1), or with `--rotate` the
-next player in order, and prints `{"games": G, "wins": [...], "seats": [...]}`: the wins of
-player 1, 2, ..., then the wins by seat (the starter's first). `--timing` adds `"slowest_ms"`,
-each player's slowest decision in milliseconds of processor time on this machine.
+next player in order, and prints `{"games": G, "seed": S, "wins": [...], "seats": [...],
+"rates": [...]}`: the seed (drawn and printed when none is given, so any run can be repeated),
+the wins of player 1, 2, ..., the wins by seat (the starter's first), and each player's win
+rate in percent with its 95 % interval (Wilson's score interval) as `[rate, low, high]`.
+`--timing` adds `"slowest_ms"` and `"p99_ms"`: each player's slowest decision and the 99th
+percentile of its decisions, in milliseconds of processor time on this machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import secrets
+import statistics
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
@@ -52,29 +57,65 @@ def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_
     levels = parse_players(args.players)
     if not 1 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be 1 to {MAX_GAMES}, not {clip(str(args.games))}")
-    rng: random.Random = secrets.SystemRandom() if args.seed is None else random.Random(args.seed)
+    seed = secrets.randbits(32) if args.seed is None else args.seed
     players = [Timed(strategy(level), clock) for level in levels]
-    tally = tally_match(players, args.games, rng, advanced=args.advanced, rotate=args.rotate)
-    report: dict[str, object] = {"games": args.games, "wins": tally.wins, "seats": tally.seats}
+    tally = tally_match(
+        players, args.games, random.Random(seed), advanced=args.advanced, rotate=args.rotate
+    )
+    report: dict[str, object] = {
+        "games": args.games,
+        "seed": seed,
+        "wins": tally.wins,
+        "seats": tally.seats,
+        "rates": [win_rate(wins, args.games) for wins in tally.wins],
+    }
     if args.timing:
         report["slowest_ms"] = [round(player.slowest * 1000, 1) for player in players]
+        report["p99_ms"] = [round(player.percentile(99) * 1000, 1) for player in players]
     print(json.dumps(report))
     return 0
 
 
+Z_95: Final = 1.959964
+"""The standard normal quantile of a two-sided 95 % interval."""
+
+
+def win_rate(wins: int, games: int) -> list[float]:
+    """`wins` out of `games` in percent, with its 95 % Wilson score interval: [rate, low,
+    high], each to one decimal (the interval stays within 0–100 and is not empty at 0 or all
+    wins, unlike the normal approximation)."""
+    share = wins / games
+    z2 = Z_95 * Z_95
+    centre = (share + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z_95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games * games))
+    half /= 1 + z2 / games
+    return [round(100 * x, 1) for x in (share, max(0.0, centre - half), min(1.0, centre + half))]
+
+
 class Timed:
-    """A computer player that keeps the time of its slowest decision, by `clock` (seconds)."""
+    """A computer player that keeps the time of each decision, by `clock` (seconds)."""
 
     def __init__(self, play: Strategy, clock: Callable[[], float]) -> None:
         self._play = play
         self._clock = clock
-        self.slowest = 0.0
+        self.times: list[float] = []
 
     def __call__(self, view: PlayerView, rng: random.Random) -> Action:
         began = self._clock()
         action = self._play(view, rng)
-        self.slowest = max(self.slowest, self._clock() - began)
+        self.times.append(self._clock() - began)
         return action
+
+    @property
+    def slowest(self) -> float:
+        """The slowest decision so far (0 before the first)."""
+        return max(self.times, default=0.0)
+
+    def percentile(self, percent: int) -> float:
+        """The time `percent` % of the decisions took at most (0 before two of them)."""
+        if len(self.times) < 2:
+            return self.slowest
+        return statistics.quantiles(self.times, n=100, method="inclusive")[percent - 1]
 
 
 def build_app(args: argparse.Namespace) -> CodaApp:
@@ -99,7 +140,8 @@ def build_app(args: argparse.Namespace) -> CodaApp:
 
 
 def parse_opponents(text: str) -> list[Level]:
-    """Read `--opponents`: 1 to 3 levels, easy, hard or expert, comma-separated (`easy,hard`)."""
+    """Read `--opponents`: 1 to 3 levels, easy, hard, expert or master, comma-separated
+    (`easy,hard`)."""
     from firmware.coda.controller import MAX_OPPONENTS, OPPONENT_LEVELS
 
     allowed = ", ".join(level.value for level in OPPONENT_LEVELS)

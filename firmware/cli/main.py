@@ -246,14 +246,15 @@ def _add_coda_parser(commands: Commands) -> None:
         "--opponents",
         metavar="LEVELS",
         default="easy",
-        help="the computer opponents, comma-separated: easy, hard or expert (1 to 3 of them)",
+        help="the computer opponents, comma-separated: easy, hard, expert or master (1 to 3)",
     )
     coda.add_argument("--advanced", action="store_true", help="the advanced game, with dashes")
     coda.add_argument("--headless", action="store_true", help="computer players only, no window")
     coda.add_argument(
         "--players",
         metavar="LEVELS",
-        help="with --headless: 2 to 4 players, comma-separated: easy, hard, expert or random",
+        help="with --headless: 2 to 4 players, comma-separated: "
+        "easy, hard, expert, master or random",
     )
     coda.add_argument("--games", type=int, default=1, metavar="G", help="with --headless")
     coda.add_argument(

@@ -56,7 +56,7 @@ MIN_COLUMNS: Final = 4
 LOG_LINES: Final = 500
 """Log lines kept on screen; a game has far fewer."""
 
-_LINES: Final = ("title", "status", "target")
+_LINES: Final = ("title", "status", "target", "odds")
 
 
 def _bindings(texts: CodaTexts) -> list[BindingType]:
@@ -79,6 +79,7 @@ def _bindings(texts: CodaTexts) -> list[BindingType]:
         Binding("s", "app.stop", texts["key_stop"]),
         Binding("n", "app.new_game", texts["key_new_game"]),
         Binding("h", "app.help", texts["key_help"]),
+        Binding("o", "app.odds", texts["key_odds"]),
         Binding("question_mark", "app.help", show=False),
         Binding("q", "app.leave", texts["key_quit"]),
     ]
@@ -180,6 +181,7 @@ class CodaApp(StyledApp):
                 for value in self.game.view.nameable():
                     yield ValueKey(value, id=f"value-{'dash' if value == DASH else value}")
             yield Static(id="target", markup=False)
+            yield Static(id="odds", markup=False)
         with Vertical(id="log-panel", classes="panel") as log_panel:
             log_panel.border_title = texts["log_title"]
             log = Log(id="log", max_lines=LOG_LINES)
@@ -201,7 +203,7 @@ class CodaApp(StyledApp):
         self._piles = {color: self.query_one(f"#pile-{color.value}", PileView) for color in Color}
         self._value_keys = list(self.query(ValueKey))
         self._lines = {name: self.query_one(f"#{name}", Static) for name in _LINES}
-        """The one-line texts: the title, the status and the target."""
+        """The texts: the title, the status, the target and the odds view."""
         self._log_view = self.query_one(Log)
         self._mounted = True
         self._go_on()
@@ -317,6 +319,10 @@ class CodaApp(StyledApp):
         """⏎ while attacking: name the value chosen against the tile chosen."""
         self._input(self.game.attack)
 
+    def action_odds(self) -> None:
+        """o: show or hide the odds view."""
+        self._input(self.game.toggle_odds)
+
     def action_stop(self) -> None:
         """s after a right attack: end the turn."""
         self._input(self.game.stop)
@@ -387,12 +393,13 @@ class CodaApp(StyledApp):
             key.set_class(shown.attacking and key.value == shown.value, "-chosen")
             key.set_class(not shown.attacking, "-idle")
         self._text(self._lines["target"], shown.target)
+        self._text(self._lines["odds"], shown.odds)
+        self._lines["odds"].display = bool(shown.odds)
         self._write_log()
         self.refresh_bindings()
 
     def _write_log(self) -> None:
-        """Add the log's new lines; rewrite it when a line already shown changed (a tile it
-        names moved right as tiles went in before it) or a new game began."""
+        """Add the log's new lines; start it again when a new game began."""
         lines = self.game.history
         shown = self._logged
         if lines[: len(shown)] != shown:

@@ -31,6 +31,7 @@ from board_rules.coda import (
     Draw,
     GameState,
     IllegalActionError,
+    InconsistentViewError,
     Level,
     Phase,
     Place,
@@ -47,7 +48,8 @@ from board_rules.coda import (
     strategy,
     view_of,
 )
-from firmware.coda.narration import POSITION, describe
+from board_rules.coda.master import reading_persons
+from firmware.coda.narration import LABEL, colour_name, describe, value_name
 from firmware.coda.texts import CodaTexts
 
 _T = TypeVar("_T")
@@ -55,7 +57,7 @@ _T = TypeVar("_T")
 HUMAN: Final = 0
 """The person's seat: the first in the order of play."""
 MAX_OPPONENTS: Final = 3
-OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD, Level.EXPERT)
+OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD, Level.EXPERT, Level.MASTER)
 """The levels a person plays against (the random player is for headless matches only)."""
 TIME_RULE_S: Final = 80.0
 """The optional time rule: a minute to attack, then the 20 seconds more the others grant."""
@@ -109,6 +111,12 @@ def cycle(items: Sequence[_T], current: _T | None, step: int) -> _T:
     return items[(items.index(current) + step) % len(items)]
 
 
+def _opponent(level: Level) -> Strategy:
+    """The computer player of `level`; `master` reads the person as a person, who names a
+    likely value rather than always the likeliest."""
+    return reading_persons({HUMAN}) if level is Level.MASTER else strategy(level)
+
+
 def player_names(texts: CodaTexts, players: int) -> tuple[str, ...]:
     """The names of the seats: the person, then the computers, lettered rather than numbered
     ("Computer B 2" in the wins, or "Computer B, tile 3" in the log, would read as one more
@@ -141,7 +149,9 @@ class CodaController:
         if not 1 <= len(opponents) <= MAX_OPPONENTS:
             raise ValueError(f"1 to {MAX_OPPONENTS} computer opponents, not {len(opponents)}")
         if any(level not in OPPONENT_LEVELS for level in opponents):
-            raise ValueError(f"the opponents are easy or hard, not {list(opponents)}")
+            raise ValueError(
+                f"the opponents are easy, hard, expert or master, not {list(opponents)}"
+            )
         self.texts = texts
         self.levels = tuple(opponents)
         self.advanced = advanced
@@ -152,7 +162,7 @@ class CodaController:
         self.players = len(opponents) + 1
         self.names = player_names(texts, self.players)
         self._computers: dict[int, tuple[Strategy, random.Random]] = {
-            seat: (strategy(level), random.Random(self.rng.getrandbits(64)))
+            seat: (_opponent(level), random.Random(self.rng.getrandbits(64)))
             for seat, level in enumerate(opponents, start=1)
         }
         if first_game is not None and first_game.players != self.players:
@@ -165,32 +175,93 @@ class CodaController:
         self.wins = [0] * self.players
         self.games = 1
         """How many games were dealt: a new one starts a new log."""
-        self._log: list[tuple[str, list[int] | None]] = []
-        """Every log line of this game, with the [player, position] of the tile it names, if
-        any, kept up to date as tiles go into the rows."""
+        self._log: list[str] = []
+        """Every log line of this game."""
+        self.show_odds = False
+        """The odds view is on: the chances of the opponents' hidden tiles, from the person's
+        view (see `odds`)."""
+        self._review: list[str] = []
+        """This game's attacks of the person that did not name the likeliest tile."""
         self.choices = Choices()
         self._sync_choices()
         self.settle()
 
     @property
     def history(self) -> list[str]:
-        """Every log line of this game, a tile named by where it lies now: tiles inserted left
-        of it since do not make the line wrong."""
-        return [
-            line if named is None else line.replace(POSITION, str(named[1] + 1))
-            for line, named in self._log
-        ]
+        """Every log line of this game."""
+        return list(self._log)
 
-    def _follow_insertion(self, before: GameState) -> None:
-        """When the last action put a drawn tile into a row, move the log's references to the
-        tiles right of it one place on."""
-        player = before.turn
-        if not before.hand or len(self.state.rows[player]) == len(before.rows[player]):
+    def tile_label(self, player: int, index: int) -> int:
+        """The label of the tile at `index` of `player`'s row (`RowTile.label`: its number in
+        the order the row received its tiles), written on its frame and used by the log, so
+        that a tile inserted to its left changes neither; a staged row without labels is
+        labelled by position."""
+        return self.state.rows[player][index].label or index + 1
+
+    def next_label(self, player: int) -> int:
+        """The label the next tile to go into `player`'s row will get."""
+        return len(self.state.rows[player]) + 1
+
+    def toggle_odds(self) -> bool:
+        """Show or hide the odds view."""
+        self.show_odds = not self.show_odds
+        return True
+
+    def odds(self) -> list[str]:
+        """For each hidden tile of the opponents, the values it can still have and the
+        likeliest, with its chance: what the exact deduction makes of the person's view (the
+        tiles face up, the misses, the colours, the person's own tiles), nothing more."""
+        view, texts = self.view, self.texts
+        if view.phase is Phase.OVER or not any(view.rows):
+            return []
+        try:
+            found = deduce(view)
+        except InconsistentViewError:
+            return []
+        lines = []
+        for player, index in view.targets():
+            chances = found.distribution(player, index)
+            likeliest = max(chances, key=lambda value: chances[value])
+            lines.append(
+                texts["odds_line"].format(
+                    player=self.names[player],
+                    position=self.tile_label(player, index),
+                    colour=colour_name(texts, view.rows[player][index].color),
+                    values=" ".join(value_name(texts, value) for value in chances),
+                    value=value_name(texts, likeliest),
+                    percent=round(100 * chances[likeliest]),
+                )
+            )
+        return lines
+
+    @property
+    def review(self) -> list[str]:
+        """This game's attacks of the person that did not name the likeliest (tile, value) of
+        their view, each with the likeliest one."""
+        return list(self._review)
+
+    def _review_attack(self, view: PlayerView, action: Attack) -> None:
+        try:
+            found = deduce(view)
+        except InconsistentViewError:
             return
-        slot = [seen.tile for seen in self.state.rows[player]].index(before.hand[0])
-        for _, named in self._log:
-            if named is not None and named[0] == player and named[1] >= slot:
-                named[1] += 1
+        best, (player, index), value = found.guesses()[0]
+        chance = found.probability(action.player, action.index, action.value)
+        if chance >= best:
+            return
+        texts = self.texts
+        self._review.append(
+            texts["review_line"].format(
+                player=self.names[action.player],
+                position=self.tile_label(action.player, action.index),
+                value=value_name(texts, action.value),
+                percent=round(100 * chance),
+                best_player=self.names[player],
+                best_position=self.tile_label(player, index),
+                best_value=value_name(texts, value),
+                best_percent=round(100 * best),
+            )
+        )
 
     @property
     def view(self) -> PlayerView:
@@ -216,14 +287,15 @@ class CodaController:
         before, state = self.view, self.state
         self.state = apply(self.state, action)
         self._seat_open = False
-        self._follow_insertion(state)
-        named = None
+        label = None
+        if isinstance(action, Attack) and state.turn == HUMAN:
+            self._review_attack(before, action)
         if isinstance(action, Attack):
-            named = [action.player, action.index]
+            label = self.tile_label(action.player, action.index)
         elif isinstance(action, Reveal):
-            named = [state.turn, action.index]
+            label = self.tile_label(state.turn, action.index)
         for line in describe(self.texts, self.names, before, action, self.view):
-            self._log.append((line, named if POSITION in line else None))
+            self._log.append(line if label is None else line.replace(LABEL, str(label)))
         if self.state.winner is not None and before.winner is None:
             self.wins[self.state.winner] += 1
         self._sync_choices()
@@ -309,7 +381,8 @@ class CodaController:
         starter = self.seat_order(seat)[0]
         if starter != self.state.starter:
             self.state = self._deal(starter=starter)
-            self._log = [(self.texts["log_new_game"].format(player=self.names[starter]), None)]
+            self._log = [self.texts["log_new_game"].format(player=self.names[starter])]
+            self._review = []
             self._sync_choices()
             self.settle()
         return True
@@ -321,7 +394,8 @@ class CodaController:
             return False
         self.state = self._deal(starter=starter)
         self.games += 1
-        self._log = [(self.texts["log_new_game"].format(player=self.names[starter]), None)]
+        self._log = [self.texts["log_new_game"].format(player=self.names[starter])]
+        self._review = []
         self._sync_choices()
         self.settle()
         return True
@@ -382,10 +456,12 @@ class CodaController:
         return (*chosen, *waiting[: len(self.view.held_dashes()) - len(chosen)])
 
     def allows(self, name: str, argument: object = None) -> bool | None:
-        """Whether the input `name` (a method of the person's, see `PERSON_ACTIONS`, or
-        "new_game") means something now; None: not now, but it may later in this phase."""
+        """Whether the input `name` (a method of the person's, see `PERSON_ACTIONS`,
+        "new_game" or "odds") means something now; None: not now, but it may later in this phase."""
         if name == "new_game":
             return self.view.phase is Phase.OVER
+        if name == "odds":  # while there are opponents' hidden tiles to read
+            return self.view.phase is not Phase.OVER and bool(self.view.targets())
         phases = PERSON_ACTIONS.get(name)
         if phases is None:
             return True

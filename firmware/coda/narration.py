@@ -2,8 +2,9 @@
 
 A log line says only what everyone at the table sees or hears: `describe` reads two views of
 the game (any player's, before and after the action) and the public part of the action. A
-tile's position in a row changes as tiles are inserted left of it, so a line that names one
-keeps `POSITION` in its place; the controller fills in where the tile is now. A
+tile's position in a row changes as tiles are inserted left of it, so a line names a tile by a
+label that does not: it keeps `LABEL` in its place, and the controller, which labels the tiles
+(`CodaController.tile_label`), fills it in. A
 computer's `Arrange` tells where its dashes are, so it is never read; a hidden placement says
 nothing at all. No Textual here: the controller (`firmware.coda.controller`) keeps the log.
 """
@@ -30,8 +31,8 @@ from board_rules.coda import (
 )
 from firmware.coda.texts import CodaTexts
 
-POSITION: Final = "{position}"
-"""Left in a line in place of the position of the tile it names (see the module docstring)."""
+LABEL: Final = "{position}"
+"""Left in a line in place of the label of the tile it names (see the module docstring)."""
 
 
 def describe(
@@ -61,7 +62,7 @@ def describe(
             texts["log_attack"].format(
                 attacker=player,
                 target=names[action.player],
-                position=POSITION,
+                position=LABEL,
                 colour=colour_name(texts, target.color),
                 value=value_name(texts, action.value),
                 verdict=texts["right" if right else "wrong"],
@@ -74,9 +75,7 @@ def describe(
     elif isinstance(action, Reveal):
         turned = after.rows[actor][action.index]
         lines.append(
-            texts["log_reveal"].format(
-                player=player, position=POSITION, tile=seen_name(texts, turned)
-            )
+            texts["log_reveal"].format(player=player, position=LABEL, tile=seen_name(texts, turned))
         )
     if not isinstance(action, Reveal):
         # A drawn tile that went into the row face up: after a wrong attack, at once in the

@@ -28,8 +28,9 @@ class TileFace:
     """None: only its back (colour) is seen."""
     revealed: bool
     """Face up for everyone."""
-    position: int | None = None
-    """Its place in the row, counting from 1, written on its frame; None for a drawn tile."""
+    label: int | None = None
+    """Written on its frame: the label the log names it by (`CodaController.tile_label`);
+    None for a drawn tile."""
     selected: bool = False
     placing: bool = False
 
@@ -62,6 +63,9 @@ class Scene:
     value: Value
     target: str
     """The attack being prepared, in words; empty when not attacking."""
+    odds: str = ""
+    """The odds view while it is on and a game is in play; once a game is over, the person's
+    attacks that did not name the likeliest tile; else empty."""
 
 
 def scene(game: CodaController) -> Scene:
@@ -87,7 +91,19 @@ def scene(game: CodaController) -> Scene:
         attacking=attacking,
         value=game.choices.value,
         target=target_line(game) if attacking else "",
+        odds=odds_text(game),
     )
+
+
+def odds_text(game: CodaController) -> str:
+    """The odds view's text (see `Scene.odds`)."""
+    texts = game.texts
+    if game.view.phase is Phase.OVER:
+        review = game.review
+        return "\n".join([texts["review_title"], *review] if review else [texts["review_none"]])
+    if not game.show_odds:
+        return ""
+    return "\n".join([texts["odds_title"], *game.odds()])
 
 
 def final_rows(game: CodaController) -> tuple[tuple[SeenTile, ...], ...]:
@@ -115,7 +131,12 @@ def label(game: CodaController, player: int, *, drawn: bool) -> Label:
 
 def level_name(game: CodaController, level: Level) -> str:
     texts = game.texts
-    names = {Level.EASY: texts["easy"], Level.HARD: texts["hard"], Level.EXPERT: texts["expert"]}
+    names = {
+        Level.EASY: texts["easy"],
+        Level.HARD: texts["hard"],
+        Level.EXPERT: texts["expert"],
+        Level.MASTER: texts["master"],
+    }
     return names[level]
 
 
@@ -124,7 +145,7 @@ def row_faces(game: CodaController, player: int, row: Sequence[SeenTile]) -> tup
     or to reveal, the drawn tile in its place, the opening's dashes where they would go."""
     view, chosen = game.view, game.choices
     faces = [
-        TileFace(seen.color, seen.value, seen.revealed, position=index + 1)
+        TileFace(seen.color, seen.value, seen.revealed, label=game.tile_label(player, index))
         for index, seen in enumerate(row)
     ]
     if view.turn != HUMAN or view.phase is Phase.OVER:
@@ -139,14 +160,18 @@ def row_faces(game: CodaController, player: int, row: Sequence[SeenTile]) -> tup
         faces[chosen.reveal_index] = replace(faces[chosen.reveal_index], selected=True)
     elif phase is Phase.PLACE:
         drawn = view.hand[0]
-        faces.insert(chosen.slot, TileFace(drawn.color, drawn.value, view.face_up, placing=True))
+        placing = TileFace(
+            drawn.color, drawn.value, view.face_up, label=game.next_label(player), placing=True
+        )
+        faces.insert(chosen.slot, placing)
     elif phase is Phase.ARRANGE:
+        # The opening's tiles are labelled by their place once laid out.
         cursor = chosen.dash_cursor if chosen.dash_cursor in game.arrange_free() else None
         faces = [
-            TileFace(tile.color, tile.value, False, placing=index == cursor)
+            TileFace(tile.color, tile.value, False, label=index + 1, placing=index == cursor)
             for index, tile in enumerate(view.opening_row(game.arrange_positions()))
         ]
-    return tuple(replace(face, position=index + 1) for index, face in enumerate(faces))
+    return tuple(faces)
 
 
 def hand_face(game: CodaController, player: int) -> TileFace | None:
@@ -213,7 +238,9 @@ def target_line(game: CodaController) -> str:
     seen = game.view.rows[player][index]
     parts = [
         texts["target"].format(
-            player=game.names[player], position=index + 1, colour=colour_name(texts, seen.color)
+            player=game.names[player],
+            position=game.tile_label(player, index),
+            colour=colour_name(texts, seen.color),
         )
     ]
     if seen.misses:

@@ -30,6 +30,7 @@ class CodaTexts(TypedDict):
     easy: str
     hard: str
     expert: str
+    master: str
     black: str
     white: str
     dash: str
@@ -88,6 +89,12 @@ class CodaTexts(TypedDict):
     key_reveal: str
     key_new_game: str
     key_help: str
+    key_odds: str
+    odds_title: str
+    odds_line: str
+    review_title: str
+    review_line: str
+    review_none: str
     key_quit: str
     key_close: str
     help_title: str
@@ -106,6 +113,7 @@ ENGLISH: Final[CodaTexts] = {
     "easy": "easy",
     "hard": "hard",
     "expert": "expert",
+    "master": "master",
     "black": "black",
     "white": "white",
     "dash": "dash",
@@ -118,7 +126,7 @@ ENGLISH: Final[CodaTexts] = {
     "out": "out",
     "winner_mark": "winner",
     "legend": "┄ frame: your hidden tile, only you see it   ━ frame: face up   "
-    "frame numbers: positions",
+    "frame numbers: tile labels",
     "value": "Value",
     "target": "Target: {player}, tile {position} ({colour})",
     "misses": "not {values}",
@@ -168,6 +176,13 @@ ENGLISH: Final[CodaTexts] = {
     "key_reveal": "reveal",
     "key_new_game": "new game",
     "key_help": "help",
+    "key_odds": "odds",
+    "odds_title": "Odds (from what you can see)",
+    "odds_line": "{player}, tile {position} ({colour}): {values} · likeliest {value} ({percent} %)",
+    "review_title": "Your attacks that did not name the likeliest tile",
+    "review_line": "{player}, tile {position}: {value}? ({percent} %)"
+    " · the likeliest was {best_player}, tile {best_position}: {best_value} ({best_percent} %)",
+    "review_none": "Each of your attacks named the likeliest tile.",
     "key_quit": "quit",
     "key_close": "close",
     "seat_title": "Your seat",
@@ -196,6 +211,9 @@ ENGLISH: Final[CodaTexts] = {
         "Before the first move you choose your seat in the order of play (1 plays first). "
         "With --rotate each new game is started by the next player in order rather than by "
         "the winner.\n\n"
+        "o shows or hides the odds: for each hidden tile of the computers, the values it can "
+        "still have and the likeliest, from what you can see. After a game, the same place "
+        "lists your attacks that did not name the likeliest tile.\n\n"
         "Esc closes this help."
     ),
 }
@@ -210,6 +228,7 @@ SPANISH: Final[CodaTexts] = {
     "easy": "fácil",
     "hard": "difícil",
     "expert": "experto",
+    "master": "maestro",
     "black": "negra",
     "white": "blanca",
     "dash": "guion",
@@ -222,7 +241,7 @@ SPANISH: Final[CodaTexts] = {
     "out": "fuera",
     "winner_mark": "gana",
     "legend": "marco ┄: tu ficha oculta, solo tú la ves   marco ━: boca arriba   "
-    "números del marco: posiciones",
+    "números del marco: etiquetas",
     "value": "Valor",
     "target": "Objetivo: {player}, ficha {position} ({colour})",
     "misses": "no es {values}",
@@ -271,6 +290,14 @@ SPANISH: Final[CodaTexts] = {
     "key_reveal": "descubrir",
     "key_new_game": "nueva partida",
     "key_help": "ayuda",
+    "key_odds": "probabilidades",
+    "odds_title": "Probabilidades (según lo que ves)",
+    "odds_line": "{player}, ficha {position} ({colour}): {values}"
+    " · la más probable {value} ({percent} %)",
+    "review_title": "Tus ataques que no nombraron la ficha más probable",
+    "review_line": "{player}, ficha {position}: ¿{value}? ({percent} %)"
+    " · la más probable era {best_player}, ficha {best_position}: {best_value} ({best_percent} %)",
+    "review_none": "Cada uno de tus ataques nombró la ficha más probable.",
     "key_quit": "salir",
     "key_close": "cerrar",
     "seat_title": "Tu puesto",
@@ -299,6 +326,9 @@ SPANISH: Final[CodaTexts] = {
         "Antes de la primera jugada eliges tu puesto en el orden de juego (el 1 juega "
         "primero). Con --rotate cada partida nueva la empieza el jugador siguiente en el "
         "orden, no el ganador.\n\n"
+        "o muestra u oculta las probabilidades: para cada ficha oculta de los ordenadores, los "
+        "valores que aún puede tener y el más probable, según lo que ves. Al terminar una "
+        "partida, ahí mismo aparecen tus ataques que no nombraron la ficha más probable.\n\n"
         "Esc cierra esta ayuda."
     ),
 }
@@ -313,6 +343,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "easy": "fácil",
     "hard": "difícil",
     "expert": "perito",
+    "master": "mestre",
     "black": "preta",
     "white": "branca",
     "dash": "traço",
@@ -325,7 +356,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "out": "fora",
     "winner_mark": "vence",
     "legend": "moldura ┄: a tua peça oculta, só tu a vês   moldura ━: virada para cima   "
-    "números da moldura: posições",
+    "números da moldura: rótulos",
     "value": "Valor",
     "target": "Alvo: {player}, peça {position} ({colour})",
     "misses": "não é {values}",
@@ -378,6 +409,14 @@ PORTUGUESE: Final[CodaTexts] = {
     "key_reveal": "revelar",
     "key_new_game": "nova partida",
     "key_help": "ajuda",
+    "key_odds": "probabilidades",
+    "odds_title": "Probabilidades (pelo que vês)",
+    "odds_line": "{player}, peça {position} ({colour}): {values}"
+    " · a mais provável {value} ({percent} %)",
+    "review_title": "Os teus ataques que não nomearam a peça mais provável",
+    "review_line": "{player}, peça {position}: {value}? ({percent} %)"
+    " · a mais provável era {best_player}, peça {best_position}: {best_value} ({best_percent} %)",
+    "review_none": "Cada um dos teus ataques nomeou a peça mais provável.",
     "key_quit": "sair",
     "key_close": "fechar",
     "seat_title": "O teu lugar",
@@ -405,6 +444,9 @@ PORTUGUESE: Final[CodaTexts] = {
         "Antes da primeira jogada escolhes o teu lugar na ordem de jogo (o 1 joga "
         "primeiro). Com --rotate quem começa cada partida nova é o jogador seguinte na "
         "ordem, e não o vencedor.\n\n"
+        "o mostra ou esconde as probabilidades: para cada peça oculta dos computadores, os "
+        "valores que ainda pode ter e o mais provável, pelo que vês. No fim de uma partida, "
+        "no mesmo sítio aparecem os teus ataques que não nomearam a peça mais provável.\n\n"
         "Esc fecha esta ajuda."
     ),
 }
@@ -419,6 +461,7 @@ ITALIAN: Final[CodaTexts] = {
     "easy": "facile",
     "hard": "difficile",
     "expert": "esperto",
+    "master": "maestro",
     "black": "nera",
     "white": "bianca",
     "dash": "trattino",
@@ -431,7 +474,7 @@ ITALIAN: Final[CodaTexts] = {
     "out": "fuori",
     "winner_mark": "vince",
     "legend": "cornice ┄: tua tessera coperta, solo tu la vedi   cornice ━: scoperta   "
-    "numeri della cornice: posizioni",
+    "numeri della cornice: etichette",
     "value": "Valore",
     "target": "Bersaglio: {player}, tessera {position} ({colour})",
     "misses": "non è {values}",
@@ -486,6 +529,15 @@ ITALIAN: Final[CodaTexts] = {
     "key_reveal": "scopri",
     "key_new_game": "nuova partita",
     "key_help": "aiuto",
+    "key_odds": "probabilità",
+    "odds_title": "Probabilità (da ciò che vedi)",
+    "odds_line": "{player}, tessera {position} ({colour}): {values}"
+    " · la più probabile {value} ({percent} %)",
+    "review_title": "I tuoi attacchi che non hanno nominato la tessera più probabile",
+    "review_line": "{player}, tessera {position}: {value}? ({percent} %)"
+    " · la più probabile era {best_player}, tessera {best_position}: "
+    "{best_value} ({best_percent} %)",
+    "review_none": "Ognuno dei tuoi attacchi ha nominato la tessera più probabile.",
     "key_quit": "esci",
     "key_close": "chiudi",
     "seat_title": "Il tuo posto",
@@ -514,6 +566,10 @@ ITALIAN: Final[CodaTexts] = {
         "Prima di iniziare scegli il tuo posto nell'ordine di gioco (l'1 gioca per primo). "
         "Con --rotate a iniziare ogni partita nuova è il giocatore successivo "
         "nell'ordine, non il vincitore.\n\n"
+        "o mostra o nasconde le probabilità: per ogni tessera coperta dei computer, i valori "
+        "che può ancora avere e il più probabile, da ciò che vedi. A fine partita, nello "
+        "stesso punto compaiono i tuoi attacchi che non hanno nominato la tessera più "
+        "probabile.\n\n"
         "Esc chiude questo aiuto."
     ),
 }

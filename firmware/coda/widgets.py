@@ -22,7 +22,7 @@ from board_rules.coda import DASH, Color, Value
 from firmware.coda.scene import TileFace
 
 TILE_WIDTH: Final = 7
-"""A tile's width on screen, frame included: room for a two-digit position on its frame."""
+"""A tile's width on screen, frame included: room for a two-digit label on its frame."""
 FACE_DASH: Final = "—"
 """How a dash shows on a tile and a key: wider than a hyphen, so it reads as a tile face."""
 
@@ -99,7 +99,7 @@ class TileView(Static):
         }
         for name in self._LOOKS:
             self.set_class(looks[name], name)
-        self.border_title = "" if face.position is None else str(face.position)
+        self.border_title = "" if face.label is None else str(face.label)
         self.update(marked_face(face.color, face.value))
 
     def on_click(self, event: events.Click) -> None:

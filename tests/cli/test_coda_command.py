@@ -11,7 +11,7 @@ import pytest
 from textual.app import App
 
 from board_rules.coda import Level, Stop
-from firmware.cli.coda import Timed, build_app
+from firmware.cli.coda import Timed, build_app, win_rate
 from firmware.cli.main import build_parser
 from firmware.coda.app import CodaApp
 from firmware.coda.texts import ITALIAN
@@ -31,9 +31,27 @@ def test_headless_prints_the_games_and_the_wins_of_each_player(
     )
     assert (code, err) == (0, "")
     result = json.loads(out)
-    assert list(result) == ["games", "wins", "seats"]
+    assert list(result) == ["games", "seed", "wins", "seats", "rates"]
     assert result["games"] == 20 and len(result["wins"]) == 2 and sum(result["wins"]) == 20
     assert result["wins"][0] >= 18 and sum(result["seats"]) == 20
+    rate, low, high = result["rates"][0]
+    assert rate == 100 * result["wins"][0] / 20 and low < rate <= high <= 100
+
+
+def test_win_rates_carry_the_95_percent_wilson_interval() -> None:
+    # Worked figures: 634 of 2,000 (31.70 %, 29.70–33.77 by the Wilson score formula), and the
+    # ends, where the interval stays inside 0–100 and still has a width.
+    assert win_rate(634, 2000) == [31.7, 29.7, 33.8]
+    assert win_rate(0, 20) == [0.0, 0.0, 16.1] and win_rate(20, 20) == [100.0, 83.9, 100.0]
+
+
+def test_a_run_without_a_seed_prints_the_seed_that_repeats_it(cli: Cli) -> None:
+    argv = ("--headless", "--players", "hard,easy", "--games", "3")
+    code, out, _ = run(cli, *argv)
+    first = json.loads(out)
+    assert code == 0 and isinstance(first["seed"], int)
+    _, again, _ = run(cli, *argv, "--seed", str(first["seed"]))
+    assert json.loads(again) == first
 
 
 def test_rotate_lets_each_player_start_in_turn_and_seats_count_wins_by_place(cli: Cli) -> None:
@@ -52,9 +70,11 @@ def test_timing_reports_each_players_slowest_decision(cli: Cli) -> None:
     code, out, _ = run(
         cli, "--headless", "--players", "expert,hard,easy", "--games", "2", "--timing"
     )
-    slowest = json.loads(out)["slowest_ms"]
-    assert code == 0 and len(slowest) == 3
+    result = json.loads(out)
+    slowest, p99 = result["slowest_ms"], result["p99_ms"]
+    assert code == 0 and len(slowest) == len(p99) == 3
     assert all(isinstance(ms, float) and ms > 0 for ms in slowest)
+    assert all(0 < fast <= slow for fast, slow in zip(p99, slowest, strict=True))
 
 
 def test_timed_keeps_the_slowest_decision_by_its_clock() -> None:
@@ -62,7 +82,8 @@ def test_timed_keeps_the_slowest_decision_by_its_clock() -> None:
     timed = Timed(lambda view, rng: Stop(), lambda: next(ticks))
     for _ in range(3):
         timed(None, random.Random(0))  # type: ignore[arg-type]
-    assert timed.slowest == 2.0
+    assert timed.slowest == 2.0 and timed.times == pytest.approx([0.5, 0.2, 2.0])
+    assert timed.percentile(50) == pytest.approx(0.5)
 
 
 def test_the_same_seed_plays_the_same_games(cli: Cli) -> None:

@@ -75,7 +75,8 @@ def play_the_plan(game: CodaController) -> None:
             game.move(1)
             assert scene(game).rows[HUMAN][hidden[1]].selected
             assert game.reveal() and game.state.rows[HUMAN][hidden[1]].revealed
-            assert game.history[logged + 1].startswith(f"You: own tile {hidden[1] + 1} face up")
+            label = game.tile_label(HUMAN, hidden[1])
+            assert game.history[logged + 1].startswith(f"You: own tile {label} face up")
             revealed_own = True
         elif not state.pool or (turn == 1 and state.hits < 2):
             aim(game, target, hidden_value(state, *target), by_keys=by_keys)
@@ -273,7 +274,7 @@ def test_without_a_pause_the_computers_play_inside_the_persons_move() -> None:
 def test_a_bad_number_or_level_of_opponents_is_refused() -> None:
     with pytest.raises(ValueError, match="1 to 3"):
         CodaController([Level.EASY] * 4, ENGLISH)
-    with pytest.raises(ValueError, match="easy or hard"):
+    with pytest.raises(ValueError, match="easy, hard, expert or master"):
         CodaController([Level.RANDOM], ENGLISH)
 
 
@@ -345,10 +346,10 @@ def test_a_value_missed_on_a_tile_is_never_where_the_value_cursor_starts() -> No
     assert any(seen.misses for seen in game.view.rows[1])
 
 
-def test_a_log_line_names_the_tile_attacked_where_it_lies_now_as_rows_grow() -> None:
+def test_a_log_line_names_the_tile_attacked_by_a_label_that_stays_with_it_as_rows_grow() -> None:
     game = make_game(Level.HARD, Level.EASY, delay_s=3600)
     person, person_rng = strategy(Level.EASY), random.Random(2)
-    named: dict[int, tuple[int, Tile, int]] = {}  # log line → the tile attacked, its position
+    named: dict[int, tuple[str, int, Tile]] = {}  # log line → its text, the tile attacked
     seats = {name: seat for seat, name in enumerate(game.names)}
     logged = 0
     while not game.state.is_over:
@@ -358,17 +359,40 @@ def test_a_log_line_names_the_tile_attacked_where_it_lies_now_as_rows_grow() -> 
         else:
             assert game.computer_step()
         for number in range(logged, len(game.history)):
-            found = re.search(r"→ (.+), tile (\d+) ", game.history[number])
+            line = game.history[number]
+            found = re.search(r"→ (.+), tile (\d+) ", line)
             if found:
-                player, position = seats[found[1]], int(found[2])
-                named[number] = (player, state.rows[player][position - 1].tile, position)
+                player, label = seats[found[1]], int(found[2])
+                labels = [game.tile_label(player, i) for i in range(len(state.rows[player]))]
+                named[number] = (line, player, state.rows[player][labels.index(label)].tile)
         logged = len(game.history)
     moved = 0
-    for number, (player, tile, then) in named.items():
-        position = int(re.findall(r"tile (\d+) ", game.history[number])[0])
-        assert position == [slot.tile for slot in game.state.rows[player]].index(tile) + 1
-        moved += position != then
+    faces = scene(game).rows
+    for number, (line, player, tile) in named.items():
+        assert game.history[number] == line  # the line never changed
+        index = [slot.tile for slot in game.state.rows[player]].index(tile)
+        label = int(re.findall(r"tile (\d+) ", line)[0])
+        assert game.tile_label(player, index) == label == faces[player][index].label
+        moved += index + 1 != label
     assert len(named) > 10 and moved > 3
+
+
+def test_a_drawn_tile_gets_the_next_label_wherever_it_goes_and_the_frames_show_it() -> None:
+    game = make_game(Level.HARD, delay_s=3600)
+    assert game.take()
+    while game.state.turn != HUMAN:
+        assert game.computer_step()
+    before = [game.tile_label(HUMAN, i) for i in range(len(game.state.rows[HUMAN]))]
+    assert before == list(range(1, len(before) + 1))
+    assert game.colour(BLACK if game.state.pool.count(BLACK) else WHITE)
+    drawn = game.state.hand[0]
+    player, index = game.view.targets()[0]
+    aim(game, (player, index), wrong_value(game.state, player, index), by_keys=False)
+    row = [slot.tile for slot in game.state.rows[HUMAN]]
+    slot = row.index(drawn)
+    labels = [game.tile_label(HUMAN, i) for i in range(len(row))]
+    assert labels == [*before[:slot], len(before) + 1, *before[slot:]]
+    assert [face.label for face in scene(game).rows[HUMAN]] == labels
 
 
 def test_an_expert_opponent_plays_and_is_named_by_its_level() -> None:

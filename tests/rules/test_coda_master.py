@@ -1,0 +1,110 @@
+"""The `master` player: the random deals it weighs are drawn fairly, the table's memory of the
+attacks holds only public facts with tiles named by labels that stay, and master plays whole
+games of two to four players by the rules."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from board_rules.coda import Attack, Color, Draw, Game, Level, TakeTiles, strategy, view_of
+from board_rules.coda.deduction import deduce, sample_rows
+from board_rules.coda.master import weighed_guesses
+from board_rules.coda.match import play_match
+from board_rules.coda.tiles import game_tiles
+
+
+def opened(seed: int = 5) -> Game:
+    game = Game.new(2, random.Random(seed))
+    for action in (TakeTiles(2, 2), TakeTiles(1, 3), Draw(Color.WHITE)):
+        game.play(action)
+    return game
+
+
+def test_random_deals_follow_the_exact_counts() -> None:
+    view = view_of(opened().state, 0)
+    found = deduce(view)
+    unseen = frozenset(game_tiles(False)) - view.seen_tiles()
+    deals = sample_rows({1: view.rows[1]}, unseen, random.Random(1), 4000)
+    drawn = Counter((key, tile.value) for deal in deals for key, tile in deal.items())
+    assert all(len(deal) == len(view.hidden(1)) for deal in deals)
+    for key, counts in found.counts.items():
+        for value, count in counts.items():
+            # 4,000 draws: a share's standard error is at most 0.8 point.
+            assert abs(drawn[(key, value)] / 4000 - count / found.total) < 0.03
+
+
+def test_the_table_remembers_each_attack_with_the_rows_as_everyone_saw_them() -> None:
+    game = opened()
+    state = game.state
+    target = state.hidden(1)[0]
+    right = state.rows[1][target].tile.value
+    wrong = next(
+        v for v in range(12) if v != right and v not in {t.tile.value for t in state.rows[0]}
+    )
+    game.play(Attack(1, target, right))
+    after = game.play(Attack(1, state.hidden(1)[1], wrong))
+    first, second = view_of(after, 1).attacks
+    assert (first.attacker, first.player, first.index, first.value, first.right) == (
+        0,
+        1,
+        target,
+        right,
+        True,
+    )
+    assert second.right is False and second.hits == 1 and second.held == 5
+    # Only what everyone saw: before the first attack no value of a hidden tile shows.
+    assert all(seen.value is None for row in first.rows for seen in row if not seen.revealed)
+    assert second.rows[1][target].revealed and view_of(after, 0).attacks == (first, second)
+
+
+def test_a_drawn_tile_gets_the_next_label_wherever_it_goes() -> None:
+    game = opened()
+    before = [slot.label for slot in game.state.rows[0]]
+    drawn = game.state.hand[0]
+    target = game.state.hidden(1)[0]
+    value = next(v for v in range(12) if v != game.state.rows[1][target].tile.value)
+    after = game.play(Attack(1, target, value))
+    row = after.rows[0]
+    slot = [s.tile for s in row].index(drawn)
+    assert before == [1, 2, 3, 4]
+    assert [s.label for s in row] == [*before[:slot], 5, *before[slot:]]
+
+
+def test_without_attacks_heard_master_reads_the_plain_counts() -> None:
+    view = view_of(opened().state, 0)
+    exact, guesses = weighed_guesses(view, random.Random(2))
+    plain = {(key, value): prob for prob, key, value in deduce(view).guesses()}
+    assert {(key, value): chance for chance, key, value in guesses} == {
+        guess: float(prob) for guess, prob in plain.items()
+    }
+    assert exact.total == deduce(view).total
+
+
+def test_weighed_chances_stay_on_possible_values_and_add_up_per_tile() -> None:
+    game = opened(7)
+    players = [strategy(Level.EXPERT), strategy(Level.EXPERT)]
+    rngs = [random.Random(3), random.Random(4)]
+    checked = 0
+    while not game.state.is_over and checked < 6:
+        state = game.state
+        view = view_of(state, state.turn)
+        if state.phase.value == "attack" and any(a.attacker != state.turn for a in view.attacks):
+            exact, guesses = weighed_guesses(view, random.Random(checked))
+            per_tile: Counter[tuple[int, int]] = Counter()
+            for chance, key, value in guesses:
+                assert value in exact.possible(*key) and chance >= 0
+                per_tile[key] += chance
+            assert all(abs(total - 1) < 1e-9 for total in per_tile.values())
+            checked += 1
+        game.play(players[state.turn](view, rngs[state.turn]))
+    assert checked == 6
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, False), (2, True), (3, False), (4, True)])
+def test_master_plays_whole_games_by_the_rules(players: int, advanced: bool) -> None:
+    line_up = [strategy(Level.MASTER), *[strategy(Level.EXPERT)] * (players - 1)]
+    wins = play_match(line_up, 2, random.Random(players), advanced=advanced)
+    assert sum(wins) == 2
