@@ -180,6 +180,7 @@ class HealthFields(TypedDict):
     oled_up: Flag
     led_backend: NotRequired[Text]
     led_off: NotRequired[Text | None]
+    led_supply: NotRequired[Annotated[bool | None, lambda v: v is None or isinstance(v, bool)]]
     saving: Flag
     not_saving: Text | None
     free_disk_bytes: NotRequired[Annotated[int | None, lambda v: v is None or _bytes(v)]]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from board_rules.codenames.grid import ALL_COORDS
