@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test docs lint typecheck pytest soak bench fleet-bench key-contrast translations clean sim
+.PHONY: test docs lint typecheck pytest test-loop soak bench fleet-bench key-contrast translations clean sim
 .PHONY: install uninstall service-test pi-userland pi-userland-all test-trixie provision-test
 .PHONY: cafe-demo cafe-service-test cafe-flood-bench
 
@@ -37,6 +37,13 @@ typecheck: $(STAMP)
 PYTEST_ARGS ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist worksteal
 pytest: $(STAMP)
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+
+# The flake check (long: TEST_LOOP_RUNS times the suite, 10 by default): `make pytest` run again
+# and again with two other copies of it running beside it, each run's result printed as it ends
+# (tools/test_loop.py); exits 1 if any run failed. TEST_LOOP_ARGS="--beside 1" eases the load.
+TEST_LOOP_RUNS ?= 10
+test-loop: $(STAMP)
+	$(PY) -m tools.test_loop --runs $(TEST_LOOP_RUNS) $(TEST_LOOP_ARGS)
 
 # The power-cut soak (about 20 s): the table killed with SIGKILL at 50 random moments, where
 # `make test` kills it 12 times; each run draws a new seed and prints it, SOAK_SEED=N plays that
