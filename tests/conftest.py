@@ -12,6 +12,10 @@ The known key, `STILL` and `announce` are plain values and functions: they live 
 
 Hypothesis checks every property without its per-example deadline: the suite runs on a worker
 per core, beside other work, and no test here times anything.
+
+The tests of `SLOW` are marked `slow`: `make pytest` (so `make test`) leaves them out,
+`make test-slow` runs them, and `make test-trixie` runs every test (docs/developers.md says where
+CI runs each).
 """
 
 from __future__ import annotations
@@ -35,6 +39,18 @@ from .table_scripts import STILL
 
 settings.register_profile("tests", deadline=None)
 settings.load_profile("tests")
+
+SLOW: tuple[str, ...] = ()
+"""The longest tests, by their node id's start under tests/: each takes seconds of real time
+(a process started, a broker, a browser, a container of the rules), measured with
+`pytest --durations`."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` chooses by the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(tuple(f"tests/{start}" for start in SLOW)):
+            item.add_marker(pytest.mark.slow)
 
 
 class CliResult(NamedTuple):
