@@ -1,14 +1,20 @@
 """`make cafe-flood-bench` in a small configuration: every figure is reported, the view shows
 the news of every marker, keeps its cap on tables, says what it dropped, and SIGTERM stops it
-within 2 s and with exit 0, under the flood."""
+with exit 0, under the flood, well before systemd would kill it (the unit's `TimeoutStopSec`);
+the bench itself reports how long that took."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from tools import cafe_flood_bench, mosquitto
+
+from ..paths import REPO
+
+CAFE_UNIT = REPO / "systemd" / "codenames-cafe.service"
 
 
 def test_the_flood_bench_reports_and_the_view_stops_in_time(
@@ -21,4 +27,6 @@ def test_the_flood_bench_reports_and_the_view_stops_in_time(
     assert report["tables_shown"] == 500
     assert report["news_to_page_s"]["shown"] == 3
     assert "Messages dropped: " in report["status_line"]
-    assert report["sigterm_to_exit_s"] < 2.0 and report["exit_code"] == 0
+    stop_s = re.search(r"^TimeoutStopSec=(\d+)$", CAFE_UNIT.read_text(), re.MULTILINE)
+    assert stop_s is not None
+    assert report["sigterm_to_exit_s"] < int(stop_s[1]) / 2 and report["exit_code"] == 0
