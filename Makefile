@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test docs lint typecheck pytest soak bench fleet-bench key-contrast translations clean sim
+.PHONY: test docs lint typecheck pytest test-slow test-loop soak bench fleet-bench key-contrast translations clean sim
 .PHONY: install uninstall service-test pi-userland pi-userland-all test-trixie provision-test
 .PHONY: cafe-demo cafe-service-test cafe-flood-bench
 
@@ -12,7 +12,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 
-test: lint typecheck pytest docs
+# The four checks at once, once the venv is there, each one's output printed whole as it ends:
+# on 2 cores the type check, the lint and the site fill the gaps of the tests' waits.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck pytest docs
 
 # The guides as one site in site/ (MkDocs, strict: a broken link, an unknown anchor or a page
 # left out of the navigation fails it).
@@ -34,9 +37,23 @@ typecheck: $(STAMP)
 # on a timer or a Textual app's idle, and the extra worker fills those gaps (on 2 cores, 66 s
 # instead of 76 s). A worker that runs out of tests takes some of the others', so a core is not
 # left idle behind a long test. PYTEST_ARGS= runs in one process.
+# `make pytest` leaves out the tests marked slow (real processes, brokers, a browser: the list is
+# in tests/conftest.py), which `make test-slow` runs and CI runs after `make test`;
+# PYTEST_MARK= runs every test, as `make test-trixie` does.
 PYTEST_ARGS ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist worksteal
+PYTEST_MARK ?= not slow
 pytest: $(STAMP)
-	$(VENV)/bin/pytest -q $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -q $(PYTEST_ARGS) -m "$(PYTEST_MARK)"
+
+test-slow: $(STAMP)
+	$(VENV)/bin/pytest -q $(PYTEST_ARGS) -m slow
+
+# The flake check (long: TEST_LOOP_RUNS times the suite, 10 by default): `make pytest` run again
+# and again with two other copies of it running beside it, each run's result printed as it ends
+# (tools/test_loop.py); exits 1 if any run failed. TEST_LOOP_ARGS="--beside 1" eases the load.
+TEST_LOOP_RUNS ?= 10
+test-loop: $(STAMP)
+	$(PY) -m tools.test_loop --runs $(TEST_LOOP_RUNS) $(TEST_LOOP_ARGS)
 
 # The power-cut soak (about 20 s): the table killed with SIGKILL at 50 random moments, where
 # `make test` kills it 12 times; each run draws a new seed and prints it, SOAK_SEED=N plays that

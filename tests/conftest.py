@@ -12,6 +12,10 @@ The known key, `STILL` and `announce` are plain values and functions: they live 
 
 Hypothesis checks every property without its per-example deadline: the suite runs on a worker
 per core, beside other work, and no test here times anything.
+
+The tests of `SLOW` are marked `slow`: `make pytest` (so `make test`) leaves them out,
+`make test-slow` runs them, and `make test-trixie` runs every test (docs/developers.md says where
+CI runs each).
 """
 
 from __future__ import annotations
@@ -35,6 +39,38 @@ from .table_scripts import STILL
 
 settings.register_profile("tests", deadline=None)
 settings.load_profile("tests")
+
+SLOW: tuple[str, ...] = (
+    # Whole games against the computer players, in the Coda app and as statistics.
+    "coda/test_coda_app.py",
+    "rules/test_coda_players.py::test_hard_beats_random",
+    "rules/test_coda_expert.py::test_the_expert_beats_hard",
+    # Real processes killed and restarted, real time on the real clock.
+    "table/test_robustness.py",
+    "tools/test_bench.py",
+    "fleet/test_cafe_flood_bench.py",
+    # Physics and parts simulated over thousands of steps, and ngspice.
+    "virtual/test_mpr121_physics.py",
+    "drivers/test_matrix_part.py::test_no_glitch_of_1_us_to_1_ms_is_ever_a_press",
+    "hardware/test_analog.py",
+    "service/test_selftest_calibrate.py",
+    # The install scripts run in fake Pi roots, one shell each.
+    "service/test_install.py",
+    "fleet/test_install_fleet.py",
+    # Hypothesis drawing whole documents and databases.
+    "cli/test_crafted_database.py",
+    "cli/test_cloud_init.py::test_any_structure_reads_back_as_written",
+    "cli/test_bad_input.py::test_a_random_config_document_is_checked_in_one_line",
+)
+"""The longest tests, by their node id's start under tests/, as `pytest --durations=60` found
+them: together about a quarter of the suite's time."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` chooses by the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(tuple(f"tests/{start}" for start in SLOW)):
+            item.add_marker(pytest.mark.slow)
 
 
 class CliResult(NamedTuple):

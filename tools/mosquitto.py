@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -19,11 +20,29 @@ def binary() -> str | None:
     return shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
 
 
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+"""Where Linux takes the local ports of outgoing connections from (32768–60999 by default)."""
+LOWEST_PORT = 10000
+
+
 def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A TCP port nobody listens on now, chosen at random below the ephemeral range: between
+    this call and the broker's bind, no outgoing connection of the tests beside (a client, a
+    browser) can take it as its own local port, as one can take a port the kernel handed out."""
+    try:
+        below = int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        below = 0
+    candidates = list(range(LOWEST_PORT, below))
+    random.SystemRandom().shuffle(candidates)
+    for port in [*candidates[:100], 0]:  # 0: the kernel's choice, if all those were taken
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise RuntimeError("no free TCP port on 127.0.0.1")
 
 
 def listening(port: int) -> bool:

@@ -159,8 +159,11 @@ class Console:
 
     @property
     def switches_busy(self) -> bool:
-        """True while the switch matrix scans or waits out a switch's time; the capacitive pads
-        have no such state and are never busy."""
+        """True while the switch matrix scans or waits out a switch's time, or the encoder's
+        push waits out its debounce; the capacitive pads have no such state and are never busy."""
+        with self._lock:  # the push's event is queued under it, with its timer cleared
+            if self._push_settle is not None:
+                return True
         return isinstance(self._matrix, SwitchMatrix) and self._matrix.scanning
 
     @property

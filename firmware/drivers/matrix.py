@@ -323,6 +323,10 @@ class SwitchMatrix:
             closed = [contact.raw for contact in self._contacts]
             levels = self._wires.levels(closed, at_rest=bool(falls) and not due)
             self._settle(now, levels, falls, events)
+            # Handed on before the scanner may go idle: whoever sees it idle (`scanning`) finds
+            # every event it settled already queued.
+            for event in events:
+                self._sink(event)
             busy = [contact for contact in self._contacts if contact.raw or contact.down]
             if not busy:
                 self._rearm()
@@ -336,8 +340,6 @@ class SwitchMatrix:
             else:
                 first = min(contact.raw_since + self._wait_s(contact) for contact in busy)
                 self._arm(max(first - now, 0.0))
-        for event in events:
-            self._sink(event)
 
     def _wait_s(self, contact: _Contact) -> float:
         """How long `contact`'s level must last to count: a closing one the press confirmation,

@@ -61,11 +61,18 @@ def game_line(table: VirtualTable) -> str:
     )
 
 
+LOOK_AGAIN_S = 0.005
+"""How often the player looks whether the table has taken an input: a scan period's share, so
+the next step follows the last one as soon as the game has it."""
+
+
 class RealTimePlayer:
     """Plays script steps on a virtual table whose clock is the real one.
 
     `pause(seconds)` lets time pass and returns True once the player is to stop: the service
-    passes its stop event's `wait`, the tests a stepper of a virtual clock.
+    passes its stop event's `wait`, the tests a stepper of a virtual clock. After each input the
+    player waits until the game has taken it (the switch debounced and the event handled), so
+    that a loaded machine slows the script down but never changes what it plays.
     """
 
     def __init__(self, table: VirtualTable, pause: Callable[[float], bool]) -> None:
@@ -76,12 +83,25 @@ class RealTimePlayer:
         """Play `steps` in order; False if told to stop before the end."""
         return all(self._play(step) for step in steps)
 
+    def taken(self) -> bool:
+        """Wait until the game has taken every input given so far: the switches at rest (the
+        last release debounced and reported) and every event queued by then handled by the
+        game thread; False if told to stop first."""
+        while self._table.console.switches_busy:
+            if self._pause(LOOK_AGAIN_S):
+                return False
+        handled = self._table.table.caught_up()
+        while not handled.is_set():
+            if self._pause(LOOK_AGAIN_S):
+                return False
+        return True
+
     def _hold(self, press: Callable[[], None], release: Callable[[], None], hold_s: float) -> bool:
         press()
         # Released even when stopping: a switch left closed would read as stuck next time.
         stopped = self._pause(hold_s)
         release()
-        return not stopped and not self._pause(self._table.settle_s)
+        return not stopped and self.taken()
 
     def _play(self, step: Step) -> bool:
         table = self._table
@@ -102,12 +122,11 @@ class RealTimePlayer:
             return self._hold(table.encoder.press, table.encoder.release, step.seconds)
         if step.verb == "turn":
             table.encoder.turn(step.argument)
-            return not self._pause(table.settle_s)
+            return self.taken()
         if step.verb == "wait":
             return not self._pause(step.seconds)
         if step.verb == "dump":
-            # The game loop handles events on its own thread: give the last one time to land.
-            if self._pause(table.settle_s):
+            if not self.taken():
                 return False
             log.info("dump: %s", game_line(table))
             return True
@@ -162,5 +181,6 @@ def run_virtual(
 
 
 def _play_script(table: VirtualTable, steps: Sequence[Step], stop: threading.Event) -> None:
-    if RealTimePlayer(table, stop.wait).play(steps):
+    player = RealTimePlayer(table, stop.wait)
+    if player.play(steps) and player.taken():
         log.info("script played: %s", game_line(table))

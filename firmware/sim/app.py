@@ -8,7 +8,10 @@ shows now. The only thing the simulation adds is words on the cards (`firmware.t
 The table runs on a `VirtualClock`. A Textual interval timer moves it on by the real time that
 passed, so holds, blinking and the sand timer run at their real speed; tests build the app with
 `realtime=False` and move the clock themselves with `advance`, so every picture is repeatable.
-Everything happens on Textual's event loop, so the table needs no locks here.
+Everything happens on Textual's event loop, so the table needs no locks here. What the window
+shows follows reactive attributes (the widgets' in `firmware.sim.widgets`, the spymaster view
+and the coordinate being typed here), so a tick redraws only what changed; the widgets are held
+from their making, never looked up by name, and the clock's timer stops before they go.
 
 The cards keep the words of the language their game was dealt in (`firmware.table.words`
 notes it beside the saved games): changing the language mid-game changes the OLED at once and
@@ -35,9 +38,11 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from board_rules.codenames import ALL_COORDS, Coord, Game, InvalidCoordError, Key
+from board_rules.codenames import Coord, Game, InvalidCoordError, Key
 from firmware.drivers.clock import VirtualClock
 from firmware.drivers.events import ConsoleButton, InputEvent
 from firmware.drivers.led_layout import Light, Side
@@ -50,7 +55,6 @@ from firmware.sim.widgets import (
     LIGHTS,
     CardGrid,
     CardLook,
-    CardView,
     ConsoleKey,
     Knob,
     KnobTurned,
@@ -90,6 +94,11 @@ class SimApp(StyledApp):
     BINDINGS: ClassVar[list[BindingType]] = console_bindings(translations("en"))
     """The keys; each window describes them in the table's language (`_follow_language`)."""
 
+    spymaster_view: reactive[bool] = reactive(False)
+    """The key shown on the cards, as the spymasters see it (always, once a game is over)."""
+    card_entry: reactive[str] = reactive("")
+    """The coordinate typed so far."""
+
     def __init__(
         self,
         config: TableConfig,
@@ -125,10 +134,6 @@ class SimApp(StyledApp):
         """The smallest window that shows the whole table, its displays all."""
         self.fingers = Fingers(self.vt, self.clock)
         """The switches the keys and the mouse hold down."""
-        self.spymaster_view = False
-        """The key shown on the cards, as the spymasters see it (always, once a game is over)."""
-        self.card_entry = ""
-        """The coordinate typed so far."""
         self.recent: deque[InputEvent] = deque(maxlen=RECENT_EVENTS)
         """The latest input events the table received, newest first."""
         self.deal: Mapping[Coord, str] = {}
@@ -145,8 +150,8 @@ class SimApp(StyledApp):
         self._mouse_held: set[Switch] = set()
         """Switches the mouse holds down (a key's press ends by itself)."""
         self._oled_dirty = True
-        self._shown_strip: tuple[tuple[int, ...], ...] | None = None
         self._real_last = time.monotonic()
+        self._clock_timer: Timer | None = None
         self._closed = False
         self._mounted = False
         self._unknown_key: str | None = None
@@ -156,20 +161,35 @@ class SimApp(StyledApp):
         except WordListError:
             self.close()
             raise
+        # The widgets the clock redraws, held from here on: never looked up while the window
+        # is being taken down.
+        self._card_grid = CardGrid()
+        self._leds = LedKeyView()
+        self._oled = OledView()
+        self._oled_text = Static("", id="oled-text", classes="line")
+        self._long_press = Static("", id="long-press", classes="line")
+        self._entry_line = Static("", id="entry", classes="line")
+        self._events_line = Static("", id="events", classes="line")
+        self._too_small = Static("", id="too-small")
+        self._panels = {
+            name: Vertical(id=name, classes="panel")
+            for name in ("cards-panel", "led-panel", "oled-panel", "console-panel")
+        }
 
     # Layout
 
     def compose(self) -> ComposeResult:
+        panels = self._panels
         with Horizontal(id="top"):
-            with Vertical(id="cards-panel", classes="panel"):
-                yield CardGrid()
-            with Vertical(id="led-panel", classes="panel"):
-                yield LedKeyView()
+            with panels["cards-panel"]:
+                yield self._card_grid
+            with panels["led-panel"]:
+                yield self._leds
         with Horizontal(id="bottom"):
-            with Vertical(id="oled-panel", classes="panel"):
-                yield OledView()
-                yield Static("", id="oled-text", classes="line")
-            with Vertical(id="console-panel", classes="panel"):
+            with panels["oled-panel"]:
+                yield self._oled
+                yield self._oled_text
+            with panels["console-panel"]:
                 with Horizontal():
                     yield Knob(-1, "−", id="knob-down")
                     yield ConsoleKey(EncoderPush.PUSH, "PUSH")
@@ -180,24 +200,17 @@ class SimApp(StyledApp):
                 with Horizontal():
                     for button in (ConsoleButton.NEW, ConsoleButton.TIMER):
                         yield ConsoleKey(button, BUTTON_LABELS[button])
-                yield Static("", id="long-press", classes="line")
-                yield Static("", id="entry", classes="line")
-                yield Static("", id="events", classes="line")
-        yield Static("", id="too-small")
+                yield self._long_press
+                yield self._entry_line
+                yield self._events_line
+        yield self._too_small
         yield Footer()
 
     def on_mount(self) -> None:
-        self._cards = {coord: self.query_one(f"#card-{coord}", CardView) for coord in ALL_COORDS}
-        self._leds = self.query_one(LedKeyView)
-        self._oled = self.query_one(OledView)
-        self._cards_panel = self.query_one("#cards-panel")
-        self._entry_line = self.query_one("#entry", Static)
-        self._events_line = self.query_one("#events", Static)
-        self._oled_text = self.query_one("#oled-text", Static)
         self._real_last = time.monotonic()
         self._mounted = True
         if self.realtime:
-            self.set_interval(TICK_S, self._tick)
+            self._clock_timer = self.set_interval(TICK_S, self._tick)
         self._redraw()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -209,7 +222,7 @@ class SimApp(StyledApp):
         self.screen.set_class(small, "-too-small")
         if small:
             needed = f"{self.min_size[0]} × {self.min_size[1]}"
-            self.query_one("#too-small", Static).update(
+            self._too_small.update(
                 self._text(t.TOO_SMALL, needed=needed, width=width, height=height)
             )
 
@@ -221,9 +234,9 @@ class SimApp(StyledApp):
         self._language = language
         self.catalog = translations(language)
         for panel, title in t.PANEL_TITLES.items():
-            self.query_one(f"#{panel}").border_title = self._text(title)
-        self.query_one("#long-press", Static).update(self._text(t.LONG_PRESS))
-        self.query_one("#led-panel").border_subtitle = f"{LED_POWER_KEY} {self._text(t.LED_POWER)}"
+            self._panels[panel].border_title = self._text(title)
+        self._long_press.update(self._text(t.LONG_PRESS))
+        self._panels["led-panel"].border_subtitle = f"{LED_POWER_KEY} {self._text(t.LED_POWER)}"
         describe_keys(self._bindings, self.catalog)
         self.refresh_bindings()
         self._fit(self.size.width, self.size.height)
@@ -232,7 +245,10 @@ class SimApp(StyledApp):
         return t.sim_text(self.catalog, message, **fields)
 
     def on_unmount(self) -> None:
-        # The interval timer may fire once more while the widgets go: it must draw nothing.
+        # The clock's timer first: a tick already due must find the table stopped and draw
+        # nothing while the widgets go.
+        if self._clock_timer is not None:
+            self._clock_timer.stop()
         self._mounted = False
         self.close()
 
@@ -312,7 +328,6 @@ class SimApp(StyledApp):
             self.card_entry = key.upper()
         elif self.card_entry[:1].isalpha():
             self.card_entry = self.card_entry[:1] + key
-        self._redraw_entry()
 
     def action_enter_card(self) -> None:
         """Press the card typed."""
@@ -323,7 +338,6 @@ class SimApp(StyledApp):
             return
         self.card_entry = ""
         self.fingers.tap(coord)
-        self._redraw_entry()
 
     def action_quit(self) -> None:  # type: ignore[override]
         """Quit, saying where the game is saved; while saving fails, warn first."""
@@ -343,7 +357,13 @@ class SimApp(StyledApp):
     def action_spymaster(self) -> None:
         """Show or hide the key on the cards."""
         self.spymaster_view = not self.spymaster_view
-        self._redraw()
+
+    def watch_spymaster_view(self) -> None:
+        if self._mounted:
+            self._redraw()
+
+    def watch_card_entry(self) -> None:
+        self._redraw_entry()
 
     def action_led_power(self) -> None:
         """Cut the LED key's supply, or bring it back (a table without the sense: a bell)."""
@@ -385,14 +405,14 @@ class SimApp(StyledApp):
         self._deal_words()
         state = self.vt.table.state
         show_key = self.spymaster_view or state.is_over
-        for coord in ALL_COORDS:
+        for coord, card in self._card_grid.cards.items():
             identity = state.key[coord]
             covered = identity if coord in state.covered else None
-            look = CardLook(self.deal[coord], covered, identity if show_key else None)
-            self._cards[coord].show(look)
+            card.look = CardLook(self.deal[coord], covered, identity if show_key else None)
         subtitle = self._text(t.SPYMASTER_VIEW) if self.spymaster_view else ""
-        if self._cards_panel.border_subtitle != subtitle:
-            self._cards_panel.border_subtitle = subtitle
+        cards_panel = self._panels["cards-panel"]
+        if cards_panel.border_subtitle != subtitle:  # a border title repaints when set
+            cards_panel.border_subtitle = subtitle
         self._redraw_leds()
         if self._oled_dirty:
             self._oled_dirty = False
@@ -406,16 +426,15 @@ class SimApp(StyledApp):
         self._update_line(self._events_line, t.input_line(self.catalog, self.recent))
 
     def _redraw_leds(self) -> None:
-        shown = tuple(tuple(rgb) for rgb in self.vt.pixel_strip.shown_rgb())
-        if shown == self._shown_strip or not shown:
+        shown = self.vt.pixel_strip.shown_rgb()
+        if not shown:
             return
-        self._shown_strip = shown
         layout, gamma = self.vt.lights.layout, self.vt.lights.style.gamma
 
         def index(light: Light) -> int:
             return layout.edge_index(light) if isinstance(light, Side) else layout.index(light)
 
-        self._leds.show({light: screen_colour(shown[index(light)], gamma) for light in LIGHTS})
+        self._leds.colours = {light: screen_colour(shown[index(light)], gamma) for light in LIGHTS}
 
     def _redraw_entry(self) -> None:
         if not self._mounted:

@@ -2,7 +2,10 @@
 
 They only draw what they are handed and report what the mouse does to them (`SwitchDown`,
 `SwitchUp`, `KnobTurned`); `firmware.sim.app` has `firmware.sim.fingers` close and open the
-virtual switches and hands back what the virtual hardware shows. A press lasts from the mouse
+virtual switches and hands back what the virtual hardware shows, by setting the widgets'
+reactive attributes (a card's `look`, a light's `colour`, the OLED's `glasses`): Textual redraws
+a widget only when its value changes, and a widget the window no longer shows is never looked
+up by name, so a late tick of the clock finds nothing missing. A press lasts from the mouse
 button going down to it coming up, so holding a console button with the mouse is a long press,
 as on the table.
 Their look is in `firmware/tui/styles/sim.tcss`.
@@ -10,8 +13,9 @@ Their look is in `firmware/tui/styles/sim.tcss`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image
 from rich.style import Style
@@ -21,6 +25,7 @@ from textual.app import ComposeResult
 from textual.color import Color
 from textual.containers import Grid
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from board_rules.codenames import ALL_COORDS, Coord, Identity
@@ -107,16 +112,16 @@ class CardView(Pressable):
     """A word card as the operatives see it; covered, the word sits on the covering card's
     colour. The look is in CSS classes (`-covered-red`, `-key-blue`, …) for the theme to draw."""
 
+    look: reactive[CardLook | None] = reactive(None, repaint=False)
+    """What the card shows; setting the one shown redraws nothing."""
+
     def __init__(self, coord: Coord) -> None:
         super().__init__(coord, id=f"card-{coord}")
         self.coord = coord
-        self.look: CardLook | None = None
 
-    def show(self, look: CardLook) -> None:
-        """Draw `look`; nothing happens when it is the one shown."""
-        if look == self.look:
+    def watch_look(self, look: CardLook | None) -> None:
+        if look is None:
             return
-        self.look = look
         for identity in Identity:
             self.set_class(look.covered is identity, f"-covered-{identity.value}")
             key_shown = look.covered is None and look.key is identity
@@ -127,6 +132,11 @@ class CardView(Pressable):
 class CardGrid(Grid):
     """The 5 × 5 cards with the column letters and row numbers the coordinates use."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.cards = {coord: CardView(coord) for coord in ALL_COORDS}
+        """Every card's widget, by its coordinate."""
+
     def compose(self) -> ComposeResult:
         yield Static("", classes="label")
         for letter in "ABCDE":
@@ -134,7 +144,7 @@ class CardGrid(Grid):
         for row in range(5):
             yield Static(str(row + 1), classes="label")
             for column in range(5):
-                yield CardView(Coord(row, column))
+                yield self.cards[Coord(row, column)]
 
 
 # The LED key
@@ -156,17 +166,16 @@ def screen_colour(wire: Sequence[int], gamma: float) -> Color:
 class LedCell(Static):
     """One light of the key, drawn in the colour it shows now (`colour`)."""
 
+    colour: reactive[Color] = reactive(Color(0, 0, 0), repaint=False)
+    """The light's colour on screen; the text takes it, so only a change repaints."""
+
     def __init__(self, light: Light, glyph: str) -> None:
         name = light.value if isinstance(light, Side) else str(light)
         super().__init__(glyph, id=f"led-{name}", classes="edge" if isinstance(light, Side) else "")
         self.light = light
-        self.colour = Color(0, 0, 0)
 
-    def show(self, colour: Color) -> None:
-        """Light up in `colour`."""
-        if colour != self.colour:
-            self.colour = colour
-            self.styles.color = colour
+    def watch_colour(self, colour: Color) -> None:
+        self.styles.color = colour
 
 
 _CELL_GLYPH = "████\n▀▀▀▀"
@@ -178,36 +187,40 @@ _EDGE_PLACES = {(0, 3): Side.TOP, (3, 6): Side.RIGHT, (6, 3): Side.BOTTOM, (3, 0
 class LedKeyView(Grid):
     """The spymasters' LED key: 25 cells and an edge light in the middle of each side."""
 
-    _cells: dict[Light, LedCell] | None = None
-    """Every light's cell, once mounted."""
+    colours: reactive[Mapping[Light, Color]] = reactive(dict, repaint=False)
+    """Every light's colour; each cell repaints only when its own colour changes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: dict[Light, LedCell] = {}
+        """Every light's cell, made here so that none is ever looked up by name."""
+        for row in range(7):
+            for column in range(7):
+                side = _EDGE_PLACES.get((row, column))
+                if side is not None:
+                    self.cells[side] = LedCell(side, _EDGE_GLYPHS[side])
+                elif 1 <= row <= 5 and 1 <= column <= 5:
+                    coord = Coord(row - 1, column - 1)
+                    self.cells[coord] = LedCell(coord, _CELL_GLYPH)
 
     def compose(self) -> ComposeResult:
         for row in range(7):
             for column in range(7):
                 side = _EDGE_PLACES.get((row, column))
                 if side is not None:
-                    yield LedCell(side, _EDGE_GLYPHS[side])
+                    yield self.cells[side]
                 elif 1 <= row <= 5 and 1 <= column <= 5:
-                    yield LedCell(Coord(row - 1, column - 1), _CELL_GLYPH)
+                    yield self.cells[Coord(row - 1, column - 1)]
                 else:
                     yield Static("")
 
     def cell(self, light: Light) -> LedCell:
         """The widget of one light."""
-        name = light.value if isinstance(light, Side) else str(light)
-        return self.query_one(f"#led-{name}", LedCell)
+        return self.cells[light]
 
-    def on_mount(self) -> None:
-        # Looked up once: the app's clock may still tick while the window is being taken down,
-        # when a query would find no cell any more.
-        self._cells = {light: self.cell(light) for light in LIGHTS}
-
-    def show(self, colours: dict[Light, Color]) -> None:
-        """Light every cell and edge light in its colour (nothing before the cells exist)."""
-        if self._cells is None:
-            return
+    def watch_colours(self, colours: Mapping[Light, Color]) -> None:
         for light, colour in colours.items():
-            self._cells[light].show(colour)
+            self.cells[light].colour = colour
 
 
 LIGHTS: tuple[Light, ...] = (*ALL_COORDS, *Side)
@@ -272,15 +285,28 @@ GLASS_ROWS = 64 // 4
 """Lines of one glass in braille (four pixel rows a character)."""
 
 
+class Glass(NamedTuple):
+    """One display's glass as drawn: its braille rows in the colour of its contrast."""
+
+    rows: tuple[str, ...]
+    colour: Color
+
+
 class OledView(Static):
     """The OLED, pixel for pixel, in braille: 64 × 16 characters for 128 × 64 pixels; with a
     second display, its glass under the first, as the chip shows it (turned, when it faces the
     other side of the table)."""
 
+    glasses: reactive[tuple[Glass, ...]] = reactive((), repaint=False)
+    """Each display's glass, the first on top; drawn again only when one changes."""
+
     def __init__(self) -> None:
         super().__init__("", id="oled")
-        self.rows: tuple[str, ...] = ()
-        self._colours: tuple[Color, ...] = ()
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """Every line drawn, a blank one between two glasses."""
+        return tuple(row for glass in self.glasses for row in (*glass.rows, ""))[:-1]
 
     def show(self, image: Image.Image, contrast: int) -> None:
         """Draw the glass: `image` as the chip shows it, at its contrast."""
@@ -288,18 +314,17 @@ class OledView(Static):
 
     def show_all(self, glasses: Sequence[tuple[Image.Image, int]]) -> None:
         """Draw each display's glass, the first on top, a dark row between them."""
-        per_glass = [braille_rows(image) for image, _contrast in glasses]
-        colours = tuple(oled_colour(contrast) for _image, contrast in glasses)
-        rows = tuple(row for glass in per_glass for row in (*glass, ""))[:-1]
-        if rows == self.rows and colours == self._colours:
-            return
-        self.rows, self._colours = rows, colours
+        self.glasses = tuple(
+            Glass(braille_rows(image), oled_colour(contrast)) for image, contrast in glasses
+        )
+
+    def watch_glasses(self, glasses: tuple[Glass, ...]) -> None:
         text = Text(no_wrap=True)
-        for number, (glass, colour) in enumerate(zip(per_glass, colours, strict=True)):
-            style = Style(color=colour.rich_color, bgcolor="#000000")
+        for number, glass in enumerate(glasses):
+            style = Style(color=glass.colour.rich_color, bgcolor="#000000")
             if number:
                 text.append("\n\n")
-            text.append("\n".join(glass), style=style)
+            text.append("\n".join(glass.rows), style=style)
         self.update(text)
 
 
@@ -329,6 +354,7 @@ __all__ = [
     "CardLook",
     "CardView",
     "ConsoleKey",
+    "Glass",
     "Knob",
     "KnobTurned",
     "LedCell",

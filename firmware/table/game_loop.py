@@ -115,7 +115,17 @@ class _Tick:
         return "tick"
 
 
-TableEvent = InputEvent | _Tick
+class _Marker:
+    """Posted by `Table.caught_up`: reached once every event queued before it is handled."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+
+    def __str__(self) -> str:
+        return "marker"
+
+
+TableEvent = InputEvent | _Tick | _Marker
 
 
 class Table:
@@ -233,6 +243,13 @@ class Table:
         """Queue an input event; safe from any thread (driver callbacks, clock timers)."""
         self.events.put(event)
 
+    def caught_up(self) -> threading.Event:
+        """An event set once the game thread has handled every event queued before this call:
+        what a script's player waits on before it reads the game (safe from any thread)."""
+        marker = _Marker()
+        self.post(marker)
+        return marker.reached
+
     def run_pending(self, observe: Callable[[TableEvent], None] | None = None) -> int:
         """Handle every queued event on this thread, showing each to `observe` first (the
         simulation's line of recent inputs); returns how many there were."""
@@ -318,6 +335,9 @@ class Table:
         now = self._clock.monotonic()
         if isinstance(event, _Tick):
             self._on_tick(now)
+            return
+        if isinstance(event, _Marker):
+            event.reached.set()
             return
         if isinstance(event, TouchChipFault):
             # A device's fault, not a hand: it neither wakes the table nor counts as input.

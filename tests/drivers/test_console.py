@@ -366,3 +366,15 @@ def test_the_switches_are_busy_from_a_touch_until_its_release_is_settled(table: 
     assert table.console.switches_busy  # waiting out the release debounce
     table.clock.advance(RELEASE_DEBOUNCE_MS / 1000 + 0.01)
     assert not table.console.switches_busy
+
+
+def test_the_push_is_busy_until_its_debounce_is_waited_out(table: Table) -> None:
+    table.encoder.press()
+    assert table.console.switches_busy  # the push read only once it has been still
+    table.clock.advance(0.1)
+    assert not table.console.switches_busy
+    released_at = table.now
+    table.encoder.release()
+    assert table.console.switches_busy
+    assert table.wait(0.1) == [EncoderPushed(released_at)]
+    assert not table.console.switches_busy

@@ -137,9 +137,11 @@ def test_deduction_is_fast_enough_for_every_turn_with_four_players() -> None:
         for dash in (t for t in mine if t.is_dash):
             ordered.insert(rng.randint(0, len(ordered)), dash)
         rows[player] = tuple(hidden(t.color) for t in ordered)
-    began = time.perf_counter()
+    # The processor time this thread spent, which a loaded machine does not stretch as it
+    # stretches the time on the wall.
+    began = time.thread_time()
     deduce_rows(rows, frozenset(deal))
-    assert time.perf_counter() - began < 5  # about 0.2 s on a desktop
+    assert time.thread_time() - began < 5  # about 0.2 s on a desktop
 
 
 # Against brute force: every deal listed

@@ -25,9 +25,15 @@ import pytest
 
 from board_rules.codenames import Coord
 from firmware.cli.main import main
+from firmware.drivers.clock import VirtualClock
 from firmware.errors import EXIT_USAGE
 from firmware.service.state_dir import StateDirError, check_service_state_dir
-from firmware.service.virtual_service import RealTimePlayer, game_line, read_play_script
+from firmware.service.virtual_service import (
+    LOOK_AGAIN_S,
+    RealTimePlayer,
+    game_line,
+    read_play_script,
+)
 from firmware.table.config import TableConfig
 from firmware.virtual.script import ScriptError, parse_script
 from firmware.virtual.table import VirtualTable
@@ -69,8 +75,8 @@ def test_the_player_plays_a_script_as_a_person_would(
         assert state.covered == frozenset({Coord.parse("A1")})
         assert state.turn.value == "blue"  # DONE ended red's turn
         assert len(vt.table.game.applied) == 3
-        # Each press is held for its time, then the player waits past the debounce.
-        assert 0.1 in time.pauses and vt.settle_s in time.pauses
+        # Each press is held for its time, then the player looks until the game has it.
+        assert 0.1 in time.pauses and LOOK_AGAIN_S in time.pauses
         dumped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dump: ")]
         assert dumped == [f"dump: {game_line(vt)}"]
         logged = "\n".join(r.getMessage() for r in caplog.records)
@@ -78,6 +84,39 @@ def test_the_player_plays_a_script_as_a_person_would(
     # The dump says what anyone at the table sees: the covered card's identity, never the key.
     assert json.loads(dumped[0].removeprefix("dump: "))["game"]["covered"] == {"A1": "red"}
     assert key_traces(logged, KEY, covered=state.covered) == []
+
+
+class LateGame(Stepper):
+    """A game thread that falls behind: during the first `late` pauses the clock runs (the
+    switches are scanned, their events queued) but no event is handled."""
+
+    def __init__(self, table: VirtualTable, late: int) -> None:
+        super().__init__(table)
+        assert isinstance(table.clock, VirtualClock)
+        self.clock = table.clock
+        self.late = late
+
+    def pause(self, seconds: float) -> bool:
+        if len(self.pauses) >= self.late:
+            return super().pause(seconds)
+        self.pauses.append(seconds)
+        self.clock.advance(seconds)
+        return False
+
+
+def test_the_player_reads_the_game_only_once_the_game_has_taken_every_input(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    script = parse_script(PLAY)
+    late = 400  # two seconds of looking: far longer than any fixed pause after a release
+    with VirtualTable(TableConfig(), tmp_path, rng=random.Random(1), first_key=script.key) as vt:
+        time = LateGame(vt, late)
+        with caplog.at_level(logging.INFO, logger="firmware.service.virtual_service"):
+            assert RealTimePlayer(vt, time.pause).play(script.steps)
+        assert len(time.pauses) > late  # it waited for the game, however long it took
+        dumped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("dump: ")]
+    assert len(dumped) == 1
+    assert json.loads(dumped[0].removeprefix("dump: "))["actions"] == 3
 
 
 def test_a_player_told_to_stop_lets_go_of_the_pad_it_holds(tmp_path: Path) -> None:

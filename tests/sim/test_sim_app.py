@@ -662,3 +662,19 @@ def test_an_unknown_key_says_so_where_a_card_is_typed_until_the_next_key(tmp_pat
         assert str(entry.content).startswith("Card: C")
 
     drive(make_app(tmp_path), scenario)
+
+
+def test_drawing_looks_up_no_widget_so_a_late_tick_finds_nothing_missing(tmp_path: Path) -> None:
+    # The clock's timer may fire while the window is being taken down, its panels already gone:
+    # every redraw (new OLED text, panel titles in a new language, the cards, the typed
+    # coordinate) must go to the widgets held, never look one up by name.
+    async def scenario(pilot: Pilot[None], app: SimApp) -> None:
+        await app.query_one("#top").remove()
+        await app.query_one("#bottom").remove()
+        await keys(pilot, app, "m", seconds=1.5)  # a long push opens the menu
+        await keys(pilot, app, "plus", "space")  # Language: on to Spanish
+        await keys(pilot, app, "k", "a", "1")  # the spymaster view, a coordinate typed
+        assert app.vt.table.settings.language == "es"
+        assert app.spymaster_view and app.card_entry == "A1"
+
+    drive(make_app(tmp_path), scenario)

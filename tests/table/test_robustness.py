@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
@@ -416,14 +416,18 @@ class Heartbeats:
             return self._beat.wait_for(lambda: self.count > seen, timeout)
 
 
-def _settled(vt: VirtualTable) -> None:
-    """Wait until the scanner has stopped and the loop has handled every event."""
+def _until(check: Callable[[], bool], what: str) -> None:
+    """Wait until `check()` holds, looking every 10 ms; fails naming `what` after `BOUND_S`."""
     deadline = time.monotonic() + BOUND_S
-    reads = -1
-    while reads != vt.pin_reads or not vt.table.events.empty():
-        assert time.monotonic() < deadline, "the table never settled"
-        reads = vt.pin_reads
-        time.sleep(0.05)
+    while not check():
+        assert time.monotonic() < deadline, f"{what} never happened"
+        time.sleep(0.01)
+
+
+def _settled(vt: VirtualTable) -> None:
+    """Wait until the switches are at rest and the loop has handled every event."""
+    _until(lambda: not vt.console.switches_busy, "the switches coming to rest")
+    assert vt.table.caught_up().wait(BOUND_S), "the loop never handled its events"
 
 
 def test_the_service_keeps_its_watchdog_fed_through_storm_stuck_chatter_and_mashing(
@@ -453,12 +457,10 @@ def test_the_service_keeps_its_watchdog_fed_through_storm_stuck_chatter_and_mash
         # The clue: unlimited.
         vt.encoder.turn(9)
         vt.encoder.press()
-        time.sleep(0.08)
+        # Held until the console has read it down, however late its debounce timer runs.
+        _until(lambda: not vt.console.switches_busy, "the push read down")
         vt.encoder.release()
-        deadline = time.monotonic() + BOUND_S
-        while vt.table.state.phase is not Phase.GUESS:
-            assert time.monotonic() < deadline, "the clue was never announced"
-            time.sleep(0.01)
+        _until(lambda: vt.table.state.phase is Phase.GUESS, "the clue's announcement")
         assert beats.fresh()
 
         # A chattering pad: a loose contact making and breaking every few milliseconds.
