@@ -21,10 +21,11 @@ signal moves by less than `still_share` of that rise over `still_samples` sample
 The windows are times (the chip's samples are 2 ms apart), not reads: a table whose thread is
 starved reads late and skips samples, and a hand's rise that slows over 30 ms, read at its two
 ends, looks like a finger's step. Each read carries the driver's clock; the signal at each of the
-rule's four instants is taken between the two reads around it, and only where those are no
-further apart than a sample and `gap_margin_ms`: an instant inside a longer gap is unknown, and
-no touch is judged on it. What the rule then compares are the signal's values at those instants,
-as regular reads would have given them, so late reads can delay a touch but never make one.
+rule's four instants is taken on the line between the two reads around it, where those are no
+further apart than a sample and `gap_margin_ms`. Across a longer gap the signal is unknown: the
+still window must have none, and a rise's start or the instant before it that falls in one is
+taken at whichever of the gap's two reads makes the rise smaller and the rise before it larger.
+Late reads can thus lose a touch (tap again) but never make one regular reads would not.
 """
 
 from __future__ import annotations
@@ -80,9 +81,13 @@ class TouchRule:
     card stops at once, a hand slowing to rest keeps rising for tens of milliseconds."""
     sample_ms: float = 2.0
     """The chips' sample period (ESI 2, `firmware.drivers.touch_pads`): the windows' unit."""
-    gap_margin_ms: float = 2.0
+    gap_margin_ms: float = 4.0
     """How much later than a sample period a read may follow the one before it and the signal
     between them still count as known (a line between the two); past that it is a gap."""
+    stall_ms: float = 16.0
+    """The longest gap in the reads a rise may be measured across, from the read before it to the
+    stop over the time that really took: a hand at rest after a longer stall has hidden how it
+    slowed (the physical model's fastest hand, stopped in a 20 ms stall, rises as a finger)."""
 
     def __post_init__(self) -> None:
         if self.size_pf <= 0:
@@ -163,23 +168,39 @@ class RiseWatch:
         still_s, rise_s = rule.still_samples * sample_s, rule.rise_samples * sample_s
         instants = (now, now - still_s, now - still_s - rise_s, now - still_s - 2 * rise_s)
         signal, stop = self._signal_at(instants[0]), self._signal_at(instants[1])
-        # Inside a gap the signal is only known to lie between the reads around it (a hand's or
-        # a finger's signal rises): the rise's start is taken at the later read and the earlier
-        # instant at the former one, so that the rise is no larger, and the rise before it no
-        # smaller, than regular reads would have shown.
-        start = self._signal_at(instants[2], within_gap=max)
-        earlier = self._signal_at(instants[3], within_gap=min)
-        if signal is None or stop is None or start is None or earlier is None:
+        if signal is None or stop is None or not self._regular_since(instants[1]):
+            return False
+        rise_from, rise_s_seen = instants[2], rise_s
+        gap = self._gap_around(instants[2])
+        if gap is not None and gap[1] - gap[0] <= rule.stall_ms / 1000:
+            # The rise's start fell in a short stall of the reads: the rise is measured from
+            # the read before it, over the time it really took, against the rise before it.
+            rise_from = gap[0]
+            rise_s_seen = instants[1] - rise_from
+        # Inside a longer gap the signal is only known to lie between the reads around it (a
+        # hand's or a finger's signal rises): the rise's start is taken at the later read and
+        # the earlier instant at the former one, so that the rise is no larger, and the rise
+        # before it no smaller, than regular reads would have shown.
+        start = self._signal_at(rise_from, within_gap=max)
+        earlier = self._signal_at(rise_from - rise_s, within_gap=min)
+        if start is None or earlier is None:
             return False
         rise, before, after = stop - start, start - earlier, abs(signal - stop)
         # A rise that grew faster than the one before it (a fingertip's 1/distance into the
         # card) and then stopped at once; a hand that slows to rest rises less and less.
         return (
             rise >= self._size_pf
-            and rise >= rule.sharpness * before
+            and rise / rise_s_seen >= rule.sharpness * before / rise_s
             and after <= rule.still_share * rise
-            and self._regular_since(instants[1])
         )
+
+    def _gap_around(self, when: float) -> tuple[float, float] | None:
+        """The two reads' times around `when` if they are further apart than a gap."""
+        times = [t for t, _ in self._reads]
+        for older, newer in itertools.pairwise(times):
+            if older < when < newer:
+                return (older, newer) if newer - older > self._rule.max_gap_s else None
+        return None
 
     def _signal_at(
         self, when: float, within_gap: Callable[[float, float], float] | None = None

@@ -146,11 +146,11 @@ def table() -> Iterator[Table]:
 
 
 STARVED = {
-    "samples skipped": (0.002, 0.0, 1),
-    "stalls": (0.001, 0.015, 8),
+    "samples skipped": (0.004, 0.0, 1),
+    "stalls": (0.001, 0.030, 8),
 }
-"""Reads late by up to a sample; or by up to half of one, with a stall of up to 15 ms one time in
-8."""
+"""Reads late by up to two samples; or by up to half of one, with a stall of up to 30 ms one time
+in 8."""
 
 
 @pytest.fixture(params=STARVED)
@@ -308,7 +308,7 @@ def test_a_hand_read_late_and_unevenly_is_never_a_guess(starved: Table, height: 
         assert starved.guesses() == [], f"a hand {height:g} mm over {name} was a guess"
 
 
-FINGERS_SEEN_STARVED = {"samples skipped": 0.9, "stalls": 0.4}
+FINGERS_SEEN_STARVED = {"samples skipped": 0.75, "stalls": 0.4}
 """The share of fingers a starved table still sees at the first tap: a stall over a finger's
 arrival hides its rise, and the rule does not guess on what it did not see (tap again)."""
 
