@@ -402,7 +402,7 @@ class Player:
         cpu = self._leds.cpu.seconds()
         closed_at = time.perf_counter()
         self._move_pad(coord, closed=True)
-        wait_until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
+        self._wait_lit(coord, frames)
         led_at = self._leds.covered_since(frames, coord)
         assert led_at is not None  # just waited for it
         self._move_pad(coord, closed=False)
@@ -415,6 +415,10 @@ class Player:
         self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
         _scanner_idle(vt, released_at)
         self.touch_cpu_s += self._leds.cpu.seconds() - cpu
+
+    def _wait_lit(self, coord: Coord, frames: int) -> None:
+        """Wait for the LED frame that shows `coord` covered, after frame `frames`."""
+        wait_until(lambda: self._leds.covered_since(frames, coord) is not None, f"{coord} lit")
 
     def _move_pad(self, coord: Coord, *, closed: bool) -> None:
         """Close or open a pad; a matrix pad's contact bounces as the part's does."""

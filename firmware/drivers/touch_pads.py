@@ -591,7 +591,7 @@ class TouchPads:
                     near = self._pf_of(
                         chip, electrode, self._chip_thresholds(chip, electrode).touch
                     )
-                    contact.watch = RiseWatch(self._rule, size, near)
+                    contact.watch = RiseWatch(self._rule, size, near, since=now)
                     contact.watch_since = now
                     watching = True
             if watching and self._poll_timer is None and not self._closed:
@@ -638,6 +638,9 @@ class TouchPads:
                 continue
             try:
                 data = driver.filtered_data(electrode)
+                # The read's time: the rule judges the signal against it, not against the
+                # number of reads, which a starved thread makes late and uneven.
+                read_at = self._clock.monotonic()
                 baseline = driver.baseline_data(electrode)
             except OSError as error:
                 self._failed(chip, error)
@@ -646,7 +649,12 @@ class TouchPads:
             signal = added_pf(charge.current_ua, charge.time_us, baseline, data)
             with self._lock:
                 watch = contact.watch
-                if watch is not None and contact.near and not contact.down and watch.add(signal):
+                if (
+                    watch is not None
+                    and contact.near
+                    and not contact.down
+                    and watch.add(signal, read_at)
+                ):
                     self._close(contact, self._clock.monotonic(), events)
         self._count_pads(events)
         with self._lock:

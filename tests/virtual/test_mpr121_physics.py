@@ -7,7 +7,7 @@ missed the finger."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import adafruit_mpr121
@@ -15,7 +15,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames import ALL_COORDS
-from firmware.drivers.clock import VirtualClock
+from firmware.drivers.clock import Clock, Timer, VirtualClock
 from firmware.drivers.events import (
     ButtonPressed,
     ConsoleButton,
@@ -73,6 +73,11 @@ class Table:
     panel: VirtualTouchPanel
     pads: TouchPads
     events: list[MatrixEvent]
+    factory: MockFactory
+
+    def close(self) -> None:
+        self.pads.close()
+        self.factory.reset()
 
     def wait(self, seconds: float) -> None:
         end = self.clock.monotonic() + seconds
@@ -91,8 +96,28 @@ def wires_cm(seed: int) -> dict[TouchSwitch, float]:
     return {switch: rng.uniform(15.0, 30.0) for switch in SWITCHES}
 
 
-@pytest.fixture
-def table() -> Iterator[Table]:
+class StarvedClock:
+    """The driver's clock on a starved thread: every timer fires late, by up to `late_s` and,
+    one time in `stall_every`, by a stall of up to `stall_s` (the chips sample on regardless)."""
+
+    def __init__(
+        self, clock: VirtualClock, seed: int, late_s: float, stall_s: float, stall_every: int
+    ) -> None:
+        self._clock = clock
+        self._rng = random.Random(seed)
+        self._late_s, self._stall_s, self._stall_every = late_s, stall_s, stall_every
+
+    def monotonic(self) -> float:
+        return self._clock.monotonic()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        late = self._rng.uniform(0.0, self._late_s)
+        if self._rng.randrange(self._stall_every) == 0:
+            late += self._rng.uniform(0.0, self._stall_s)
+        return self._clock.call_later(delay + late, callback)
+
+
+def build_table(driver_clock: Callable[[VirtualClock], Clock] = lambda clock: clock) -> Table:
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
@@ -103,14 +128,37 @@ def table() -> Iterator[Table]:
             electrode, electrode_pf(replace(STANDARD, wire_m=wire / 100))
         )
     events: list[MatrixEvent] = []
-    pads = TouchPads(clock, events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory)
-    made = Table(clock, panel, pads, events)
+    pads = TouchPads(
+        driver_clock(clock), events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory
+    )
+    made = Table(clock, panel, pads, events, factory)
     made.wait(1.0)  # the baselines settle
     assert not [e for e in events if isinstance(e, TouchChipFault)]
     events.clear()
+    return made
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    made = build_table()
     yield made
-    pads.close()
-    factory.reset()
+    made.close()
+
+
+STARVED = {
+    "samples skipped": (0.004, 0.0, 1),
+    "stalls": (0.001, 0.030, 8),
+}
+"""Reads late by up to two samples; or by up to half of one, with a stall of up to 30 ms one time
+in 8."""
+
+
+@pytest.fixture(params=STARVED)
+def starved(request: pytest.FixtureRequest) -> Iterator[Table]:
+    late_s, stall_s, every = STARVED[request.param]
+    made = build_table(lambda clock: StarvedClock(clock, 5, late_s, stall_s, every))
+    yield made
+    made.close()
 
 
 def test_a_real_pad_with_its_wire_is_15_to_30_pf() -> None:
@@ -243,6 +291,49 @@ def test_a_hand_held_over_a_card_is_never_a_guess(table: Table, name: str, heigh
     assert table.guesses() == []
 
 
+@pytest.mark.parametrize("height", [5.0, 10.0, 20.0, 40.0])
+def test_a_hand_read_late_and_unevenly_is_never_a_guess(starved: Table, height: float) -> None:
+    # A starved table reads late, skips samples and stalls: the hand's rise, read at its ends,
+    # would look like a finger's step if reads were counted as samples.
+    for name, stack in SUPPORTED_STACKS.items():
+        pads = ALL_COORDS[::4]
+        for index, duration in enumerate(HOVER_DURATIONS):
+            switch = pads[index % len(pads)]
+            starved.panel.move_over(
+                switch, hand_hover(stack, STANDARD, height, duration_s=duration)
+            )
+            starved.wait(duration + 0.5)
+            starved.panel.release_switch(switch)
+            starved.wait(0.3)
+        assert starved.guesses() == [], f"a hand {height:g} mm over {name} was a guess"
+
+
+FINGERS_SEEN_STARVED = {"samples skipped": 0.75, "stalls": 0.4}
+"""The share of fingers a starved table still sees at the first tap: a stall over a finger's
+arrival hides its rise, and the rule does not guess on what it did not see (tap again)."""
+
+
+@pytest.mark.parametrize("name", SUPPORTED_STACKS)
+def test_a_finger_read_late_and_unevenly_is_mostly_still_seen(
+    starved: Table, name: str, request: pytest.FixtureRequest
+) -> None:
+    stack = SUPPORTED_STACKS[name]
+    seen = total = 0
+    for speed in (150.0, 250.0, 400.0):
+        for switch in SWITCHES[::3]:
+            starved.events.clear()
+            starved.panel.move_over(switch, finger_press(stack, STANDARD, speed_mm_s=speed))
+            starved.wait(0.7)
+            guesses = starved.guesses()
+            assert len(guesses) <= 1
+            seen += len(guesses)
+            total += 1
+            starved.panel.release_switch(switch)
+            starved.wait(0.3)
+    mode = request.node.callspec.params["starved"]
+    assert seen >= FINGERS_SEEN_STARVED[mode] * total, f"{seen} of {total} fingers seen"
+
+
 def test_a_hand_slapped_down_faster_than_a_reach_can_count(table: Table) -> None:
     # The rule's limit, as the builder's guide says it: a hand stopped 10 mm over a card in
     # 50 ms (5 m/s from 15 cm) rises as sharply as a finger.
@@ -281,7 +372,7 @@ def test_a_calibrated_pad_keeps_the_finger_and_refuses_the_hand() -> None:
     with TouchPads(
         clock, events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory, thresholds=thresholds
     ) as pads:
-        made = Table(clock, panel, pads, events)
+        made = Table(clock, panel, pads, events, factory)
         made.wait(1.0)
         stack = SUPPORTED_STACKS["polycarbonate 0.5 mm"]
         panel.move_over(a1, hand_hover(stack, STANDARD, 10.0, duration_s=0.4))
