@@ -293,11 +293,11 @@ SPANISH: Final[CodaTexts] = {
     "key_odds": "probabilidades",
     "odds_title": "Probabilidades (según lo que ves)",
     "odds_line": "{player}, ficha {position} ({colour}): {values}"
-    " · la más probable {value} ({percent} %)",
-    "review_title": "Tus ataques que no nombraron la ficha más probable",
+    " · el más probable: {value} ({percent} %)",
+    "review_title": "Tus ataques que no eligieron lo más probable",
     "review_line": "{player}, ficha {position}: ¿{value}? ({percent} %)"
-    " · la más probable era {best_player}, ficha {best_position}: {best_value} ({best_percent} %)",
-    "review_none": "Cada uno de tus ataques nombró la ficha más probable.",
+    " · lo más probable era {best_player}, ficha {best_position}: {best_value} ({best_percent} %)",
+    "review_none": "Todos tus ataques eligieron lo más probable.",
     "key_quit": "salir",
     "key_close": "cerrar",
     "seat_title": "Tu puesto",
@@ -309,7 +309,7 @@ SPANISH: Final[CodaTexts] = {
         "orden ascendente; de dos números iguales, la negra va a la izquierda. Descifra las "
         "otras filas deduciendo.\n\n"
         "Tu turno: roba una ficha (b negra, w blanca, o clic en la reserva) y ataca una ficha "
-        "oculta de una máquina: elígela (← → o un clic), di su valor (cifras: 1 y luego 0 o 1 "
+        "oculta de un ordenador: elígela (← → o un clic), di su valor (cifras: 1 y luego 0 o 1 "
         "da 10 y 11; ↑ ↓ de uno en uno; en el juego avanzado, - nombra el guion) y pulsa ⏎. "
         "Acierto: la ficha se pone boca arriba, y atacas otra vez o te plantas (s); al "
         "plantarte, tu ficha robada entra oculta en tu fila. Fallo: tu ficha robada entra "
@@ -326,9 +326,10 @@ SPANISH: Final[CodaTexts] = {
         "Antes de la primera jugada eliges tu puesto en el orden de juego (el 1 juega "
         "primero). Con --rotate cada partida nueva la empieza el jugador siguiente en el "
         "orden, no el ganador.\n\n"
-        "o muestra u oculta las probabilidades: para cada ficha oculta de los ordenadores, los "
-        "valores que aún puede tener y el más probable, según lo que ves. Al terminar una "
-        "partida, ahí mismo aparecen tus ataques que no nombraron la ficha más probable.\n\n"
+        "La tecla o muestra u oculta las probabilidades: para cada ficha oculta de los "
+        "ordenadores, los valores que aún puede tener y el más probable, según lo que ves. Al "
+        "terminar una partida, ahí mismo aparecen tus ataques que no eligieron lo más "
+        "probable.\n\n"
         "Esc cierra esta ayuda."
     ),
 }
@@ -412,11 +413,11 @@ PORTUGUESE: Final[CodaTexts] = {
     "key_odds": "probabilidades",
     "odds_title": "Probabilidades (pelo que vês)",
     "odds_line": "{player}, peça {position} ({colour}): {values}"
-    " · a mais provável {value} ({percent} %)",
-    "review_title": "Os teus ataques que não nomearam a peça mais provável",
+    " · o mais provável: {value} ({percent} %)",
+    "review_title": "Os teus ataques que não escolheram o mais provável",
     "review_line": "{player}, peça {position}: {value}? ({percent} %)"
-    " · a mais provável era {best_player}, peça {best_position}: {best_value} ({best_percent} %)",
-    "review_none": "Cada um dos teus ataques nomeou a peça mais provável.",
+    " · o mais provável era {best_player}, peça {best_position}: {best_value} ({best_percent} %)",
+    "review_none": "Todos os teus ataques escolheram o mais provável.",
     "key_quit": "sair",
     "key_close": "fechar",
     "seat_title": "O teu lugar",
@@ -444,9 +445,9 @@ PORTUGUESE: Final[CodaTexts] = {
         "Antes da primeira jogada escolhes o teu lugar na ordem de jogo (o 1 joga "
         "primeiro). Com --rotate quem começa cada partida nova é o jogador seguinte na "
         "ordem, e não o vencedor.\n\n"
-        "o mostra ou esconde as probabilidades: para cada peça oculta dos computadores, os "
-        "valores que ainda pode ter e o mais provável, pelo que vês. No fim de uma partida, "
-        "no mesmo sítio aparecem os teus ataques que não nomearam a peça mais provável.\n\n"
+        "A tecla o mostra ou esconde as probabilidades: para cada peça oculta dos computadores, "
+        "os valores que ainda pode ter e o mais provável, pelo que vês. No fim de uma partida, "
+        "no mesmo sítio aparecem os teus ataques que não escolheram o mais provável.\n\n"
         "Esc fecha esta ajuda."
     ),
 }
@@ -530,14 +531,14 @@ ITALIAN: Final[CodaTexts] = {
     "key_new_game": "nuova partita",
     "key_help": "aiuto",
     "key_odds": "probabilità",
-    "odds_title": "Probabilità (da ciò che vedi)",
+    "odds_title": "Probabilità (in base a ciò che vedi)",
     "odds_line": "{player}, tessera {position} ({colour}): {values}"
-    " · la più probabile {value} ({percent} %)",
-    "review_title": "I tuoi attacchi che non hanno nominato la tessera più probabile",
+    " · il più probabile: {value} ({percent} %)",
+    "review_title": "I tuoi attacchi che non hanno scelto l'opzione più probabile",
     "review_line": "{player}, tessera {position}: {value}? ({percent} %)"
-    " · la più probabile era {best_player}, tessera {best_position}: "
+    " · l'opzione più probabile era {best_player}, tessera {best_position}: "
     "{best_value} ({best_percent} %)",
-    "review_none": "Ognuno dei tuoi attacchi ha nominato la tessera più probabile.",
+    "review_none": "Tutti i tuoi attacchi hanno scelto l'opzione più probabile.",
     "key_quit": "esci",
     "key_close": "chiudi",
     "seat_title": "Il tuo posto",
@@ -566,10 +567,10 @@ ITALIAN: Final[CodaTexts] = {
         "Prima di iniziare scegli il tuo posto nell'ordine di gioco (l'1 gioca per primo). "
         "Con --rotate a iniziare ogni partita nuova è il giocatore successivo "
         "nell'ordine, non il vincitore.\n\n"
-        "o mostra o nasconde le probabilità: per ogni tessera coperta dei computer, i valori "
-        "che può ancora avere e il più probabile, da ciò che vedi. A fine partita, nello "
-        "stesso punto compaiono i tuoi attacchi che non hanno nominato la tessera più "
-        "probabile.\n\n"
+        "Il tasto o mostra o nasconde le probabilità: per ogni tessera coperta dei computer, i "
+        "valori che può ancora avere e il più probabile, in base a ciò che vedi. A fine "
+        "partita, nello stesso punto compaiono i tuoi attacchi che non hanno scelto l'opzione "
+        "più probabile.\n\n"
         "Esc chiude questo aiuto."
     ),
 }

@@ -108,7 +108,7 @@ def test_after_a_game_the_review_lists_the_attacks_that_did_not_name_the_likelie
 def test_the_odds_and_the_review_speak_the_language_of_the_app() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
         await pilot.press("enter", Color.BLACK.letter, "o")
-        assert str(odds_panel(app).content).startswith("Probabilità (da ciò che vedi)")
+        assert str(odds_panel(app).content).startswith("Probabilità (in base a ciò che vedi)")
         assert ", tessera " in str(odds_panel(app).content)
 
     drive(make_app(Level.MASTER, language="it"), scenario)

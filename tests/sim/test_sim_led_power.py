@@ -17,7 +17,7 @@ WORDS = {
     "en": ("LED power", "LED key off: no power", "Input: LED power off"),
     "es": ("corriente LED", "Sin LED: sin corriente", "Entradas: LED sin corriente"),
     "pt": ("corrente LED", "Sem LED: sem corrente", "Entradas: LED sem corrente"),
-    "it": ("corrente LED", "LED senza corrente", "Ingressi: LED senza corrente"),
+    "it": ("corrente LED", "LED spenti: senza alim.", "Ingressi: LED senza corrente"),
 }
 
 

@@ -21,7 +21,7 @@ FOOTERS = {
     "en": "LED key off: no power",
     "es": "Sin LED: sin corriente",
     "pt": "Sem LED: sem corrente",
-    "it": "LED senza corrente",
+    "it": "LED spenti: senza alim.",
 }
 
 
