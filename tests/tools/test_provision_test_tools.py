@@ -50,7 +50,8 @@ def test_cloud_init_runs_on_a_fake_pi_and_the_table_on_virtual_hardware(tmp_path
     assert lines[-2:] == [
         "ExecStart=",
         "ExecStart=/usr/bin/unshare --mount --propagation private sh "
-        "/usr/local/lib/provision-test/fake_pi.sh /usr/bin/cloud-init --all-stages",
+        '/usr/local/lib/provision-test/fake_pi.sh "Raspberry Pi 5 Model B Rev 1.0" '
+        "/usr/bin/cloud-init --all-stages",
     ]
     fake_pi = root / "usr/local/lib/provision-test/fake_pi.sh"
     assert "Raspberry Pi" in fake_pi.read_text()
