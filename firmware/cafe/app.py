@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
@@ -25,7 +25,7 @@ from firmware.cafe import texts as t
 from firmware.cafe.model import Cafe
 from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
-from firmware.tui.style import STYLES
+from firmware.tui.style import StyledApp, style_sheets
 
 TICK_S = 1.0
 """How often the times (game length, idle) are brought up to date."""
@@ -34,12 +34,12 @@ WRITE_EVERY_S = 0.25
 for any cell written, so a flood costs four repaints a second, not one per message."""
 
 
-class CafeApp(App[None]):
+class CafeApp(StyledApp):
     """Every table of the café at a glance, in the café's language (`Cafe.language`)."""
 
     # Textual's palette would speak English only, and a view for the staff has no use for it.
     ENABLE_COMMAND_PALETTE = False
-    CSS_PATH = STYLES / "cafe.tcss"
+    CSS_PATH = style_sheets("cafe.tcss")
 
     status: reactive[str] = reactive("")
     """The status line: tables, messages dropped or ignored."""
