@@ -112,6 +112,9 @@ class CafeApp(StyledApp):
 
     def on_cafe_app_arrived(self, message: Arrived) -> None:
         self._waiting |= self.cafe.take()
+        if self.web is not None:
+            # The page has its own pace; it does not wait for the table's next write.
+            self.web.changed()
         if self._write_due:
             return
         wait = self._written + WRITE_EVERY_S - self._loop_time()
@@ -124,8 +127,16 @@ class CafeApp(StyledApp):
     def _write_news(self) -> None:
         self._write_due = False
         self._written = self._loop_time()
-        changed, self._waiting = self._waiting, set()
-        self._refresh(changed)
+        try:
+            table = self.query_one("#tables", DataTable)
+        except NoMatches:
+            return
+        # Only the rows on screen (and new ones) are written now: a cell written anywhere
+        # makes the table paint every row it shows again, so news of rows out of sight waits
+        # until they are scrolled into view (the tick writes the rows shown).
+        shown = self._on_screen(table) | (self._waiting - self._shown.keys())
+        self._refresh(self._waiting & shown)
+        self._waiting -= shown
 
     def _loop_time(self) -> float:
         return asyncio.get_running_loop().time()
@@ -161,9 +172,14 @@ class CafeApp(StyledApp):
             table = self.query_one("#tables", DataTable)
         except NoMatches:
             return
+        shown = self._on_screen(table)
+        self._waiting -= shown
+        self._refresh(shown)
+
+    def _on_screen(self, table: DataTable[Text]) -> set[str]:
+        """The tables whose rows the table shows now."""
         first = int(table.scroll_y)
-        shown = table.ordered_rows[first : first + table.size.height]
-        self._refresh({str(row.key.value) for row in shown})
+        return {str(row.key.value) for row in table.ordered_rows[first : first + table.size.height]}
 
     def _refresh(self, changed: set[str] | None = None) -> None:
         """Bring the rows (all, or only the `changed` tables'), their order and the lines up to
