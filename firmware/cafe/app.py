@@ -153,17 +153,17 @@ class CafeApp(StyledApp):
         """Messages wait in the café's inbox; from any thread."""
         self.post_message(self.Arrived())
 
-    def watch_connection(self, text: str) -> None:
+    def watch_connection(self, old: str, text: str) -> None:
         for line in self.query("#broker").results(Static):
-            line.update(Text(text))
+            line.update(Text(text), layout=not same_shape(old, text))
 
     def watch_broker_up(self, up: bool) -> None:
         for line in self.query("#broker").results(Static):
             line.set_class(not up, "down")
 
-    def watch_status(self, text: str) -> None:
+    def watch_status(self, old: str, text: str) -> None:
         for line in self.query("#status").results(Static):
-            line.update(Text(text))
+            line.update(Text(text), layout=not same_shape(old, text))
 
     def _tick(self) -> None:
         """The times move: the rows on screen are worded again (a row scrolled into view is
@@ -224,3 +224,12 @@ class CafeApp(StyledApp):
 
     def _text(self, message: str, **fields: object) -> str:
         return cafe_text(self.cafe.catalog, message, **fields)
+
+
+def same_shape(old: str, new: str) -> bool:
+    """Whether `new` differs from `old` only in digits written over digits (a count that
+    grew): it wraps as `old` did, so the screen's layout need not be worked out again (which
+    would paint the table's rows again too)."""
+    return len(old) == len(new) and all(
+        a == b or (a.isdigit() and b.isdigit()) for a, b in zip(old, new, strict=True)
+    )
