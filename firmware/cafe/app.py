@@ -29,9 +29,10 @@ from firmware.tui.style import StyledApp, style_sheets
 
 TICK_S = 1.0
 """How often the times (game length, idle) are brought up to date."""
-WRITE_EVERY_S = 0.25
+WRITE_EVERY_S = 0.5
 """News is written into the table at most this often: Textual repaints every row on screen
-for any cell written, so a flood costs four repaints a second, not one per message."""
+for any cell written, so a flood costs two repaints a second (and the tick's), not one per
+message."""
 
 
 class CafeApp(StyledApp):
