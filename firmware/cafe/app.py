@@ -4,9 +4,10 @@ as messages arrive, and lines saying how the broker is and which message was las
 The app owns the `Cafe` on its event loop; paho's thread only stores each message in the café's
 inbox and, for the first since the last look, posts `Arrived` (thread-safe, never waiting), so
 a flood costs one pass per wake-up and the model needs no lock. Only the cells that changed are
-written. Every text from the broker is shown as plain text (`rich.text.Text`), never read as
-markup. With `--http`, the web page is served from the same loop (`firmware.cafe.web`), so
-both views always show the same rows.
+written, in the rows on screen (a row out of sight is written once it is scrolled into view).
+Every text from the broker is shown as plain text (`rich.text.Text`), never read as markup.
+With `--http`, the web page is served from the same loop (`firmware.cafe.web`), so both views
+always show the same rows.
 """
 
 from __future__ import annotations
