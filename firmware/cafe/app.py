@@ -4,9 +4,10 @@ as messages arrive, and lines saying how the broker is and which message was las
 The app owns the `Cafe` on its event loop; paho's thread only stores each message in the café's
 inbox and, for the first since the last look, posts `Arrived` (thread-safe, never waiting), so
 a flood costs one pass per wake-up and the model needs no lock. Only the cells that changed are
-written. Every text from the broker is shown as plain text (`rich.text.Text`), never read as
-markup. With `--http`, the web page is served from the same loop (`firmware.cafe.web`), so
-both views always show the same rows.
+written, in the rows on screen (a row out of sight is written once it is scrolled into view).
+Every text from the broker is shown as plain text (`rich.text.Text`), never read as markup.
+With `--http`, the web page is served from the same loop (`firmware.cafe.web`), so both views
+always show the same rows.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
@@ -25,21 +26,22 @@ from firmware.cafe import texts as t
 from firmware.cafe.model import Cafe
 from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
-from firmware.tui.style import STYLES
+from firmware.tui.style import StyledApp, style_sheets
 
 TICK_S = 1.0
 """How often the times (game length, idle) are brought up to date."""
-WRITE_EVERY_S = 0.25
+WRITE_EVERY_S = 0.5
 """News is written into the table at most this often: Textual repaints every row on screen
-for any cell written, so a flood costs four repaints a second, not one per message."""
+for any cell written, so a flood costs two repaints a second (and the tick's), not one per
+message."""
 
 
-class CafeApp(App[None]):
+class CafeApp(StyledApp):
     """Every table of the café at a glance, in the café's language (`Cafe.language`)."""
 
     # Textual's palette would speak English only, and a view for the staff has no use for it.
     ENABLE_COMMAND_PALETTE = False
-    CSS_PATH = STYLES / "cafe.tcss"
+    CSS_PATH = style_sheets("cafe.tcss")
 
     status: reactive[str] = reactive("")
     """The status line: tables, messages dropped or ignored."""
@@ -112,6 +114,9 @@ class CafeApp(App[None]):
 
     def on_cafe_app_arrived(self, message: Arrived) -> None:
         self._waiting |= self.cafe.take()
+        if self.web is not None:
+            # The page has its own pace; it does not wait for the table's next write.
+            self.web.changed()
         if self._write_due:
             return
         wait = self._written + WRITE_EVERY_S - self._loop_time()
@@ -124,8 +129,16 @@ class CafeApp(App[None]):
     def _write_news(self) -> None:
         self._write_due = False
         self._written = self._loop_time()
-        changed, self._waiting = self._waiting, set()
-        self._refresh(changed)
+        try:
+            table = self.query_one("#tables", DataTable)
+        except NoMatches:
+            return
+        # Only the rows on screen (and new ones) are written now: a cell written anywhere
+        # makes the table paint every row it shows again, so news of rows out of sight waits
+        # until they are scrolled into view (the tick writes the rows shown).
+        shown = self._on_screen(table) | (self._waiting - self._shown.keys())
+        self._refresh(self._waiting & shown)
+        self._waiting -= shown
 
     def _loop_time(self) -> float:
         return asyncio.get_running_loop().time()
@@ -142,17 +155,17 @@ class CafeApp(App[None]):
         """Messages wait in the café's inbox; from any thread."""
         self.post_message(self.Arrived())
 
-    def watch_connection(self, text: str) -> None:
+    def watch_connection(self, old: str, text: str) -> None:
         for line in self.query("#broker").results(Static):
-            line.update(Text(text))
+            line.update(Text(text), layout=not same_shape(old, text))
 
     def watch_broker_up(self, up: bool) -> None:
         for line in self.query("#broker").results(Static):
             line.set_class(not up, "down")
 
-    def watch_status(self, text: str) -> None:
+    def watch_status(self, old: str, text: str) -> None:
         for line in self.query("#status").results(Static):
-            line.update(Text(text))
+            line.update(Text(text), layout=not same_shape(old, text))
 
     def _tick(self) -> None:
         """The times move: the rows on screen are worded again (a row scrolled into view is
@@ -161,9 +174,14 @@ class CafeApp(App[None]):
             table = self.query_one("#tables", DataTable)
         except NoMatches:
             return
+        shown = self._on_screen(table)
+        self._waiting -= shown
+        self._refresh(shown)
+
+    def _on_screen(self, table: DataTable[Text]) -> set[str]:
+        """The tables whose rows the table shows now."""
         first = int(table.scroll_y)
-        shown = table.ordered_rows[first : first + table.size.height]
-        self._refresh({str(row.key.value) for row in shown})
+        return {str(row.key.value) for row in table.ordered_rows[first : first + table.size.height]}
 
     def _refresh(self, changed: set[str] | None = None) -> None:
         """Bring the rows (all, or only the `changed` tables'), their order and the lines up to
@@ -208,3 +226,12 @@ class CafeApp(App[None]):
 
     def _text(self, message: str, **fields: object) -> str:
         return cafe_text(self.cafe.catalog, message, **fields)
+
+
+def same_shape(old: str, new: str) -> bool:
+    """Whether `new` differs from `old` only in digits written over digits (a count that
+    grew): it wraps as `old` did, so the screen's layout need not be worked out again (which
+    would paint the table's rows again too)."""
+    return len(old) == len(new) and all(
+        a == b or (a.isdigit() and b.isdigit()) for a, b in zip(old, new, strict=True)
+    )

@@ -5,6 +5,7 @@ counter's tablet, and the browser test's)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import time
@@ -64,6 +65,7 @@ def run_cafe(
         if terminal:
             return run_terminal(cafe, web, address, credentials, listen)
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        settle_garbage_collector()
         asyncio.run(_serve(cafe, web, address, credentials, listen))
     finally:
         if record is not None:
@@ -83,6 +85,7 @@ def run_terminal(
     """The terminal view until `q` or SIGTERM (`headless`: drawn nowhere, as a benchmark runs
     it)."""
     app, subscriber = terminal_view(cafe, web, address, credentials, listen)
+    settle_garbage_collector()
 
     def stop_on_signal() -> None:
         # SIGTERM (systemd's stop) ends the view as `q` does, terminal restored.
@@ -95,6 +98,14 @@ def run_terminal(
     finally:
         subscriber.close()
     return 0
+
+
+def settle_garbage_collector() -> None:
+    """Leave what start-up built (modules, catalogs, the view) out of every later collection:
+    a full collection walks every object kept, and under a flood it holds the loop and paho's
+    thread alike while it runs."""
+    gc.collect()
+    gc.freeze()
 
 
 def terminal_view(

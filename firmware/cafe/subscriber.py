@@ -47,12 +47,14 @@ class Subscriber:
         self._catalog = translations("en") if catalog is None else catalog
         self._on_message = on_message
         self._on_state = on_state
-        self._client = new_client(f"codenames-cafe-{os.getpid()}", address, credentials)
+        # Back within 10 s of the broker's return: staff are looking at the view.
+        self._client = new_client(
+            f"codenames-cafe-{os.getpid()}", address, credentials, reconnect_s=(1, 10)
+        )
         self._client.on_connect = self._connected
         self._client.on_disconnect = self._disconnected
         self._client.on_connect_fail = self._unreachable
         self._client.on_message = self._received
-        self._client.reconnect_delay_set(1, 10)
         # A callback's exception is logged by paho rather than ending its thread.
         self._client.suppress_exceptions = True
         self._closing = False

@@ -142,9 +142,19 @@ class Credentials:
         return text.splitlines()[0] if text else ""
 
 
-def new_client(client_id: str, address: BrokerAddress, credentials: Credentials) -> mqtt.Client:
-    """A paho client (MQTT 3.1.1) with TLS and the user set as `credentials` say, not yet
-    connected; `BrokerError` naming the CA or password file that cannot be used."""
+def new_client(
+    client_id: str,
+    address: BrokerAddress,
+    credentials: Credentials,
+    *,
+    will: tuple[str, bytes] | None = None,
+    reconnect_s: tuple[int, int] = (1, 30),
+) -> mqtt.Client:
+    """A paho client (MQTT 3.1.1) with TLS and the user set as `credentials` say, its last
+    `will` (topic and payload, retained at QoS 1) and paho's delays between reconnections (the
+    first, doubling up to the second), not yet connected: each side connects it its own way (the
+    table at once, to log a refusal's reason; the café in the background). `BrokerError` naming
+    the CA or password file that cannot be used."""
     import ssl
 
     import paho.mqtt.client as mqtt
@@ -159,4 +169,7 @@ def new_client(client_id: str, address: BrokerAddress, credentials: Credentials)
             raise BrokerError(f"CA file {credentials.ca_file}: cannot be used: {error}") from error
     if credentials.username is not None:
         client.username_pw_set(credentials.username, credentials.password())
+    if will is not None:
+        client.will_set(will[0], will[1], qos=1, retain=True)
+    client.reconnect_delay_set(*reconnect_s)
     return client

@@ -52,11 +52,16 @@ RETRY_MAX_S: Final = 30.0
 _WAKE: Final = "wake"
 
 
-def table_client(fleet: FleetConfig, address: BrokerAddress, client_id: str) -> mqtt.Client:
-    """A paho client for `fleet`'s broker with its TLS and credentials, as `client_id`, not yet
-    connected; `BrokerError` naming the CA or password file that cannot be used (`unusable`)."""
+def table_client(
+    fleet: FleetConfig, address: BrokerAddress, client_id: str, will: bytes | None = None
+) -> mqtt.Client:
+    """A paho client for `fleet`'s broker with its TLS and credentials, as `client_id`, with
+    `will` as the table's last `status` when given, not yet connected; `BrokerError` naming the
+    CA or password file that cannot be used (`unusable`)."""
     credentials = Credentials(fleet.ca_file, fleet.username, fleet.password_file)
-    return new_client(client_id, address, credentials)
+    last = None if will is None else (topic(fleet.table, "status"), will)
+    retry = (int(RETRY_FIRST_S), int(RETRY_MAX_S))
+    return new_client(client_id, address, credentials, will=last, reconnect_s=retry)
 
 
 def open_connection(client: mqtt.Client, fleet: FleetConfig, address: BrokerAddress) -> str | None:
@@ -240,11 +245,9 @@ class FleetPublisher:
 
     def _new_client(self) -> mqtt.Client:
         fleet = self.fleet
-        client = table_client(fleet, self.address, f"codenames-{fleet.table}")
-        client.will_set(
-            topic(fleet.table, "status"), self._status(online=False), qos=1, retain=True
+        client = table_client(
+            fleet, self.address, f"codenames-{fleet.table}", will=self._status(online=False)
         )
-        client.reconnect_delay_set(int(RETRY_FIRST_S), int(RETRY_MAX_S))
         client.max_queued_messages_set(QUEUE_SIZE)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect

@@ -1,5 +1,5 @@
-"""The look shared by the two terminal apps, the desktop simulation and the Coda game: one
-palette and the style sheets in `firmware/tui/styles/`.
+"""The look shared by the terminal apps, the desktop simulation, the Coda game and the café
+view: one palette and the style sheets in `firmware/tui/styles/`.
 
 The colours are named once here and handed to Textual as theme variables, so the `.tcss` files
 say `$console-gold` rather than a hex code; an app adds its own numbers to them (the Coda board's
@@ -27,6 +27,7 @@ PALETTE: Final[Mapping[str, str]] = {
     "console-faint": "#9aa0ab",
     "console-dim": "#6b7280",
     "console-gold": "#ffd24a",
+    "console-alarm": "#ff6666",
     "console-ink": "#141414",
     "console-key": "#30343c",
     "console-key-edge": "#50555f",
@@ -35,8 +36,9 @@ PALETTE: Final[Mapping[str, str]] = {
     "tile-black-ink": "#f2f2f2",
     "tile-white": "#ecebe6",
 }
-"""Every colour used by more than one rule: the panels' backdrop, frames and labels, the
-highlight (`console-gold`), the keys, and the two colours of a Coda tile (with their ink)."""
+"""Every colour of the terminal apps' shared look: the panels' backdrop, frames and labels, the
+highlight (`console-gold`), what staff must act on (`console-alarm`, the café web page's red for
+an offline table), the keys, and the two colours of a Coda tile (with their ink)."""
 
 
 def style_sheets(*names: str) -> list[str | PurePath]:

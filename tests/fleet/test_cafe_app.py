@@ -18,7 +18,7 @@ from textual.widgets._footer import FooterKey
 from textual.widgets.data_table import ColumnKey
 
 from board_rules.codenames import Mode
-from firmware.cafe.app import CafeApp
+from firmware.cafe.app import CafeApp, same_shape
 from firmware.cafe.model import Cafe
 from firmware.cafe.run import terminal_view
 from firmware.cafe.texts import UNREACHABLE, cafe_text
@@ -59,6 +59,52 @@ def test_rows_follow_the_messages() -> None:
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+async def shown_when(pilot: Pilot[None], check: Callable[[], bool]) -> bool:
+    """Whether `check` comes true while the app runs, within `WAIT_S`."""
+    deadline = time.monotonic() + WAIT_S
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause()
+    return True
+
+
+def test_news_of_a_row_out_of_sight_is_written_when_it_comes_into_view() -> None:
+    def event(table: str, action: str) -> None:
+        payload = encode(envelope(table, time.time(), action=action, words=[]))
+        if app.cafe.inbox.put(f"codenames/{table}/events", payload):
+            app.arrived()
+
+    app = CafeApp()
+
+    async def scenario() -> None:
+        async with app.run_test(size=(150, 12)) as pilot:
+            tables = [f"t{n:02d}" for n in range(30)]
+            for table in tables:
+                event(table, "clue 1")
+            grid = app.query_one("#tables", DataTable)
+            assert await shown_when(pilot, lambda: grid.row_count == 30)
+            first, last = tables[0], tables[-1]
+            assert first in app._on_screen(grid) and last not in app._on_screen(grid)
+            event(first, "touch A1")
+            event(last, "touch E5")
+            assert await shown_when(pilot, lambda: str(grid.get_row(first)[-1]) == "touch A1")
+            # The page knows both at once; the table wrote only the row it shows.
+            assert app.cafe.tables[last].last_event == "touch E5"
+            assert str(grid.get_row(last)[-1]) == "clue 1"
+            grid.scroll_end(animate=False)
+            assert await shown_when(pilot, lambda: str(grid.get_row(last)[-1]) == "touch E5")
+            await pilot.press("q")
+
+    asyncio.run(scenario())
+
+
+def test_a_count_written_over_keeps_the_lines_shape() -> None:
+    assert same_shape("Tables: 500 · dropped: 41", "Tables: 500 · dropped: 97")
+    assert not same_shape("Tables: 500 · dropped: 99", "Tables: 500 · dropped: 100")
+    assert not same_shape("connected to a", "connected to b")
 
 
 async def several_tables(app: CafeApp, pilot: Pilot[None]) -> None:

@@ -150,7 +150,7 @@ def test_the_inbox_keeps_only_the_latest_per_topic_and_never_a_large_body() -> N
 
 def test_the_terminal_view_shows_news_under_a_flood() -> None:
     """10,000 tables' retained messages, then 1,000 messages a second, handed over as paho's
-    thread does; each of a table's new actions reaches the screen."""
+    thread does; each of a shown table's new actions reaches the screen."""
     cafe = Cafe()
     app = CafeApp(cafe)
     stop = threading.Event()
@@ -198,6 +198,9 @@ def test_the_terminal_view_shows_news_under_a_flood() -> None:
                 await wait_until(pilot, lambda: loaded.is_set() and cafe.rejected >= 500)
                 # News is written into the table at most every WRITE_EVERY_S: waited for.
                 await wait_until(pilot, lambda: table.row_count == 500)
+                # The watched row brought on screen: rows out of sight are written only once
+                # they are scrolled into view.
+                table.move_cursor(row=table.get_row_index("t450"))
                 for n in range(5):
                     sent, news = time.monotonic(), f"clue {n}"
                     keep("codenames/t450/events", event("t450", news))
