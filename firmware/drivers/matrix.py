@@ -206,7 +206,10 @@ class SwitchMatrix:
             for row in range(ROW_COUNT)
             for column in range(COLUMN_COUNT)
         ]
-        self._pads = [contact for contact in self._contacts if contact.is_pad]
+        self._touched: list[int] = []
+        """The indices of the contacts touched (closed, or down and perhaps bouncing open), in
+        row-major order: the only ones a scan has to look at, the others being open and
+        settled."""
         # Two locks, so that an edge callback never waits for a scan: `_state_lock` guards only
         # the wake-up flag and the timer, and is never held during pin I/O (on the virtual
         # circuit a pin write calls the edge callback on the same thread). `_scan_lock` keeps a
@@ -318,16 +321,17 @@ class SwitchMatrix:
                     self._timer.cancel()
                     self._timer = None
             now = self._clock.monotonic()
-            due = any(self._due(contact, now) for contact in self._contacts)
+            contacts = self._contacts
+            due = any(self._due(contacts[index], now) for index in self._touched)
             # Woken by a fall, with no debounce time over: the columns at rest are enough.
-            closed = [contact.raw for contact in self._contacts]
-            levels = self._wires.levels(closed, at_rest=bool(falls) and not due)
-            self._settle(now, levels, falls, events)
+            closed = {index for index in self._touched if contacts[index].raw}
+            found = self._wires.levels(closed, at_rest=bool(falls) and not due)
+            self._settle(now, found, falls, events)
             # Handed on before the scanner may go idle: whoever sees it idle (`scanning`) finds
             # every event it settled already queued.
             for event in events:
                 self._sink(event)
-            busy = [contact for contact in self._contacts if contact.raw or contact.down]
+            busy = [contacts[index] for index in self._touched]
             if not busy:
                 self._rearm()
             elif any(contact.raw and contact.down for contact in busy):
@@ -368,7 +372,9 @@ class SwitchMatrix:
             self._timer = None if delay is None else self._clock.call_later(delay, self._scan)
         # A switch that closed after the scan read its column but before we armed made its edge
         # while nobody listened; these reads happen once per wait, never while idle.
-        closed_columns = {i % COLUMN_COUNT for i, c in enumerate(self._contacts) if c.raw}
+        closed_columns = {
+            index % COLUMN_COUNT for index in self._touched if self._contacts[index].raw
+        }
         if any(
             low and column not in closed_columns
             for column, low in enumerate(self._wires.columns_low())
@@ -381,11 +387,16 @@ class SwitchMatrix:
                     self._timer = self._clock.call_later(0.0, self._scan)
 
     def _settle(
-        self, now: float, levels: list[bool], falls: dict[int, float], events: list[MatrixEvent]
+        self, now: float, found: set[int], falls: dict[int, float], events: list[MatrixEvent]
     ) -> None:
-        """Debounce the levels read at `now`, knowing which columns fell when (`falls`), and
-        append the events they settle into."""
-        for index, (contact, level) in enumerate(zip(self._contacts, levels, strict=True)):
+        """Debounce the switches found closed at `now` (the others are open), knowing which
+        columns fell when (`falls`), and append the events they settle into."""
+        contacts = self._contacts
+        # A switch neither touched before nor closed now is open and settled: nothing to do.
+        indices = sorted(found.union(self._touched))
+        for index in indices:
+            contact = contacts[index]
+            level = index in found
             if level != contact.raw:
                 contact.raw = level
                 contact.raw_since = now
@@ -393,7 +404,7 @@ class SwitchMatrix:
                 # The column was open just before it fell: this switch, still waiting, may have
                 # bounced then, so its level counts from the fall.
                 contact.raw_since = max(contact.raw_since, falls[index % COLUMN_COUNT])
-        settled = [contact for contact in self._contacts if self._due(contact, now)]
+        settled = [contacts[index] for index in indices if self._due(contacts[index], now)]
         # Releases first, so that a scan reports a switch let go before one pressed. Pads are
         # counted only after both loops: a pad let go as another is pressed is not two at once.
         for contact in settled:
@@ -402,7 +413,9 @@ class SwitchMatrix:
         for contact in settled:
             if contact.raw:
                 self._close(contact, events)
-        pads = self._pads
+        self._touched = [index for index in indices if contacts[index].touched]
+        # Only a touched pad can be down, be stuck or spoil another's press.
+        pads = [contacts[index] for index in self._touched if contacts[index].is_pad]
         for pad in pads:
             if pad.down and not pad.stuck and now - pad.down_since >= self._stuck_after_s:
                 pad.stuck = True

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 
 from gpiozero.pins import Pin
 
@@ -105,8 +106,8 @@ def busy_wait(seconds: float, counter: Callable[[], float] = time.perf_counter) 
 class MatrixWires:
     """The row and column pins of a scanner, every row low between reads.
 
-    After each row change it waits `settle_s` with `settle_wait` (see `SwitchMatrix`). A level
-    is True for a closed switch, in row-major order (`ROW_COUNT` rows of `COLUMN_COUNT`).
+    After each row change it waits `settle_s` with `settle_wait` (see `SwitchMatrix`). A switch
+    is named by its index in row-major order (`ROW_COUNT` rows of `COLUMN_COUNT`).
     """
 
     def __init__(
@@ -131,28 +132,26 @@ class MatrixWires:
         """Drive every row low: any switch closing then pulls its column down."""
         self._select(None)
 
-    def levels(self, closed: Sequence[bool], *, at_rest: bool = False) -> list[bool]:
-        """Closed or open for every switch, in row-major order; leaves all rows low.
+    def levels(self, closed: AbstractSet[int], *, at_rest: bool = False) -> set[int]:
+        """The switches closed now, as indices in row-major order; leaves all rows low.
 
-        The same levels as `_scan_rows`, found with fewer pin operations when the columns at
+        The same switches as `_scan_rows` finds, with fewer pin operations when the columns at
         rest (all rows low) leave one answer: nothing closed, or the one switch closed at the
         last scan (`closed`) still closed and alone (see the module's docstring). `at_rest`
         writes no row unless a column fell that no switch closed at the last scan explains: a
         switch on a column that rose is open, the others keep their last level."""
         low = self.columns_low()
         if not any(low):
-            return [False] * len(closed)
+            return set()
         if at_rest:
-            closed_columns = {index % COLUMN_COUNT for index, level in enumerate(closed) if level}
+            closed_columns = {index % COLUMN_COUNT for index in closed}
             if all(not fell or column in closed_columns for column, fell in enumerate(low)):
-                return [level and low[index % COLUMN_COUNT] for index, level in enumerate(closed)]
-        only = [index for index, level in enumerate(closed) if level]
-        if len(only) == 1 and low.count(True) == 1:
-            row, column = divmod(only[0], COLUMN_COUNT)
+                return {index for index in closed if low[index % COLUMN_COUNT]}
+        if len(closed) == 1 and low.count(True) == 1:
+            (only,) = closed
+            row, column = divmod(only, COLUMN_COUNT)
             if low[column] and self._alone_on_column(row, column):
-                levels = [False] * len(closed)
-                levels[only[0]] = True
-                return levels
+                return {only}
         return self._scan_rows()
 
     def _alone_on_column(self, row: int, column: int) -> bool:
@@ -170,18 +169,21 @@ class MatrixWires:
         self._row_low[row] = True
         return risen
 
-    def _scan_rows(self) -> list[bool]:
-        """Every switch's level, each row selected in turn; leaves all rows low."""
-        levels: list[bool] = []
+    def _scan_rows(self) -> set[int]:
+        """The switches closed, each row selected in turn; leaves all rows low."""
+        closed: set[int] = set()
         for row in range(ROW_COUNT):
             self._select(row)
             # Only a rising column is slow (a falling one is pulled by a driven row); every
             # selection but the first's own row raises a row, so every one waits.
             if self._settle_s > 0:
                 self._settle_wait(self._settle_s)
-            levels.extend(not pin.state for pin in self._column_pins)
+            first = row * COLUMN_COUNT
+            for column, pin in enumerate(self._column_pins):
+                if not pin.state:
+                    closed.add(first + column)
         self._select(None)
-        return levels
+        return closed
 
     def _select(self, selected: int | None) -> None:
         """Drive row `selected` low and the others high; `None` drives all of them low."""
