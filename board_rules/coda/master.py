@@ -11,7 +11,8 @@ attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored as 
 scores them (chance times worth), and the one it named is taken as chosen by a softmax of those
 scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: one
 surprising attack lowers a deal's weight without ruling it out. Naming a tile it held weighs
-`OWN_TILE`. The weighed deals give each (tile, value) its chance.
+`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals
+that give it less their plain share, so that the luck of the draw cancels out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
 exactly as `expert` does (`expert.choose_attack`): with no attack heard, or with `reading` off,
@@ -112,15 +113,23 @@ def weighed_guesses(
     top = max(logs)
     weights = [math.exp(log - top) for log in logs]
     total = math.fsum(weights)
-    weighed: dict[tuple[TileKey, Value], float] = defaultdict(float)
+    # The weighed share of the deals giving each (tile, value), less their plain share, added
+    # to the exact chance: the deals drawn by chance cancel out, and with every deal weighing
+    # alike the chances are the exact ones.
+    shift: dict[tuple[TileKey, Value], float] = defaultdict(float)
     for deal, weight in zip(deals, weights, strict=True):
         for key, tile in deal.items():
-            weighed[(key, tile.value)] += weight / total
-    found: list[tuple[Fraction | float, TileKey, Value]] = [
-        (weighed[(key, value)], key, value)
+            shift[(key, tile.value)] += weight / total - 1 / len(deals)
+    chances = {
+        (key, value): max(0.0, count / exact.total + shift.get((key, value), 0.0))
         for key, counts in exact.counts.items()
-        for value in counts
-        if weighed.get((key, value), 0.0) > 0
+        for value, count in counts.items()
+    }
+    sums: dict[TileKey, float] = defaultdict(float)
+    for (key, _), chance in chances.items():
+        sums[key] += chance
+    found: list[tuple[Fraction | float, TileKey, Value]] = [
+        (chance / sums[key], key, value) for (key, value), chance in chances.items() if chance > 0
     ]
     found.sort(key=lambda guess: (-guess[0], guess[1], str(guess[2])))
     return exact, found
