@@ -30,7 +30,6 @@ class CodaTexts(TypedDict):
     easy: str
     hard: str
     expert: str
-    master: str
     black: str
     white: str
     dash: str
@@ -113,7 +112,6 @@ ENGLISH: Final[CodaTexts] = {
     "easy": "easy",
     "hard": "hard",
     "expert": "expert",
-    "master": "master",
     "black": "black",
     "white": "white",
     "dash": "dash",
@@ -228,7 +226,6 @@ SPANISH: Final[CodaTexts] = {
     "easy": "fácil",
     "hard": "difícil",
     "expert": "experto",
-    "master": "maestro",
     "black": "negra",
     "white": "blanca",
     "dash": "guion",
@@ -343,7 +340,6 @@ PORTUGUESE: Final[CodaTexts] = {
     "easy": "fácil",
     "hard": "difícil",
     "expert": "perito",
-    "master": "mestre",
     "black": "preta",
     "white": "branca",
     "dash": "traço",
@@ -461,7 +457,6 @@ ITALIAN: Final[CodaTexts] = {
     "easy": "facile",
     "hard": "difficile",
     "expert": "esperto",
-    "master": "maestro",
     "black": "nera",
     "white": "bianca",
     "dash": "trattino",
