@@ -45,8 +45,8 @@ SAMPLES: Final = 32
 """Deals drawn for each attack decision."""
 HEARD: Final = 2
 """The latest attacks read with two players in."""
-CROWD_SAMPLES: Final = 60
-CROWD_HEARD: Final = 4
+CROWD_SAMPLES: Final = 24
+CROWD_HEARD: Final = 2
 """With three or more players in, the deals drawn and the latest attacks read: each attack read
 costs a deduction over every row but its attacker's, per deal."""
 COMPUTER_TEMPERATURE: Final = 0.03
