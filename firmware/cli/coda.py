@@ -1,8 +1,8 @@
 """`codenames-table coda`: Coda against computer opponents.
 
 Without `--headless` it opens the on-screen game (`firmware.coda.app`, imported only then:
-Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3 of easy, hard
-and expert, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from
+Textual takes a while to load on a Pi): the person against `--opponents` (1 to 3 of easy, hard,
+expert and master, comma-separated), the basic game or `--advanced`, in `--lang`, dealt from
 `--seed`; the person first chooses their seat in the order of play.
 
 `--headless --players hard,random --games G --seed S` lets 2 to 4 computer players play G games,
@@ -140,7 +140,7 @@ def build_app(args: argparse.Namespace) -> CodaApp:
 
 
 def parse_opponents(text: str) -> list[Level]:
-    """Read `--opponents`: 1 to 3 levels, easy, hard or expert, comma-separated
+    """Read `--opponents`: 1 to 3 levels, easy, hard, expert or master, comma-separated
     (`easy,hard`)."""
     from firmware.coda.controller import MAX_OPPONENTS, OPPONENT_LEVELS
 

@@ -246,7 +246,7 @@ def _add_coda_parser(commands: Commands) -> None:
         "--opponents",
         metavar="LEVELS",
         default="easy",
-        help="the computer opponents, comma-separated: easy, hard or expert (1 to 3)",
+        help="the computer opponents, comma-separated: easy, hard, expert or master (1 to 3)",
     )
     coda.add_argument("--advanced", action="store_true", help="the advanced game, with dashes")
     coda.add_argument("--headless", action="store_true", help="computer players only, no window")

@@ -48,6 +48,7 @@ from board_rules.coda import (
     strategy,
     view_of,
 )
+from board_rules.coda.master import reading_persons
 from firmware.coda.narration import LABEL, colour_name, describe, value_name
 from firmware.coda.texts import CodaTexts
 
@@ -56,9 +57,8 @@ _T = TypeVar("_T")
 HUMAN: Final = 0
 """The person's seat: the first in the order of play."""
 MAX_OPPONENTS: Final = 3
-OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD, Level.EXPERT)
-"""The levels a person plays against (the random player, and `master`, which plays no better
-than `expert` in the runs measured, are for headless matches only)."""
+OPPONENT_LEVELS: Final = (Level.EASY, Level.HARD, Level.EXPERT, Level.MASTER)
+"""The levels a person plays against (the random player is for headless matches only)."""
 TIME_RULE_S: Final = 80.0
 """The optional time rule: a minute to attack, then the 20 seconds more the others grant."""
 COMPUTER_DELAY_S: Final = 0.8
@@ -111,6 +111,12 @@ def cycle(items: Sequence[_T], current: _T | None, step: int) -> _T:
     return items[(items.index(current) + step) % len(items)]
 
 
+def _opponent(level: Level) -> Strategy:
+    """The computer player of `level`; `master` reads the person as a person, who names a
+    likely value rather than always the likeliest."""
+    return reading_persons({HUMAN}) if level is Level.MASTER else strategy(level)
+
+
 def player_names(texts: CodaTexts, players: int) -> tuple[str, ...]:
     """The names of the seats: the person, then the computers, lettered rather than numbered
     ("Computer B 2" in the wins, or "Computer B, tile 3" in the log, would read as one more
@@ -143,7 +149,9 @@ class CodaController:
         if not 1 <= len(opponents) <= MAX_OPPONENTS:
             raise ValueError(f"1 to {MAX_OPPONENTS} computer opponents, not {len(opponents)}")
         if any(level not in OPPONENT_LEVELS for level in opponents):
-            raise ValueError(f"the opponents are easy, hard or expert, not {list(opponents)}")
+            raise ValueError(
+                f"the opponents are easy, hard, expert or master, not {list(opponents)}"
+            )
         self.texts = texts
         self.levels = tuple(opponents)
         self.advanced = advanced
@@ -154,7 +162,7 @@ class CodaController:
         self.players = len(opponents) + 1
         self.names = player_names(texts, self.players)
         self._computers: dict[int, tuple[Strategy, random.Random]] = {
-            seat: (strategy(level), random.Random(self.rng.getrandbits(64)))
+            seat: (_opponent(level), random.Random(self.rng.getrandbits(64)))
             for seat, level in enumerate(opponents, start=1)
         }
         if first_game is not None and first_game.players != self.players:

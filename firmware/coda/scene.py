@@ -135,6 +135,7 @@ def level_name(game: CodaController, level: Level) -> str:
         Level.EASY: texts["easy"],
         Level.HARD: texts["hard"],
         Level.EXPERT: texts["expert"],
+        Level.MASTER: texts["master"],
     }
     return names[level]
 

@@ -30,6 +30,7 @@ class CodaTexts(TypedDict):
     easy: str
     hard: str
     expert: str
+    master: str
     black: str
     white: str
     dash: str
@@ -112,6 +113,7 @@ ENGLISH: Final[CodaTexts] = {
     "easy": "easy",
     "hard": "hard",
     "expert": "expert",
+    "master": "master",
     "black": "black",
     "white": "white",
     "dash": "dash",
@@ -226,6 +228,7 @@ SPANISH: Final[CodaTexts] = {
     "easy": "fácil",
     "hard": "difícil",
     "expert": "experto",
+    "master": "maestro",
     "black": "negra",
     "white": "blanca",
     "dash": "guion",
@@ -340,6 +343,7 @@ PORTUGUESE: Final[CodaTexts] = {
     "easy": "fácil",
     "hard": "difícil",
     "expert": "perito",
+    "master": "mestre",
     "black": "preta",
     "white": "branca",
     "dash": "traço",
@@ -457,6 +461,7 @@ ITALIAN: Final[CodaTexts] = {
     "easy": "facile",
     "hard": "difficile",
     "expert": "esperto",
+    "master": "maestro",
     "black": "nera",
     "white": "bianca",
     "dash": "trattino",

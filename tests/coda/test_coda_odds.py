@@ -111,4 +111,4 @@ def test_the_odds_and_the_review_speak_the_language_of_the_app() -> None:
         assert str(odds_panel(app).content).startswith("Probabilità (da ciò che vedi)")
         assert ", tessera " in str(odds_panel(app).content)
 
-    drive(make_app(Level.EXPERT, language="it"), scenario)
+    drive(make_app(Level.MASTER, language="it"), scenario)
