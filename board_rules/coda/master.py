@@ -16,8 +16,8 @@ that give it less their plain share, so that the luck of the draw cancels out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
 exactly as `expert` does (`expert.choose_attack`): with no attack heard, or with `reading` off,
-it plays as `expert`. With three or more players in it reads only the latest `CROWD_HEARD`
-attacks over `CROWD_SAMPLES` deals, to keep its decisions quick.
+it plays as `expert`. With three players in it reads only the latest `CROWD_HEARD` attacks
+over `CROWD_SAMPLES` deals, and with four none, to keep its decisions quick.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Final
 
 from board_rules.coda.actions import Action
-from board_rules.coda.crowd import crowded
+from board_rules.coda.crowd import crowded, players_in
 from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, sample_rows
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.expert import FINISHING_HIT, choose_attack, informed_rows, play_expert
@@ -45,10 +45,13 @@ SAMPLES: Final = 32
 """Deals drawn for each attack decision."""
 HEARD: Final = 2
 """The latest attacks read with two players in."""
-CROWD_SAMPLES: Final = 24
+CROWD_SAMPLES: Final = 12
 CROWD_HEARD: Final = 2
 """With three or more players in, the deals drawn and the latest attacks read: each attack read
 costs a deduction over every row but its attacker's, per deal."""
+MOST_READ: Final = 3
+"""With more players in than this, the master reads no attack and plays as `expert`: with four,
+reading even a few attacks took over a second a decision."""
 COMPUTER_TEMPERATURE: Final = 0.03
 PERSON_TEMPERATURE: Final = 0.15
 """The softmax temperatures, in units of an attack's score (chance times worth)."""
@@ -106,7 +109,7 @@ def weighed_guesses(
     samples = SAMPLES
     if crowded(view):
         heard, samples = heard[-CROWD_HEARD:], CROWD_SAMPLES
-    if not reading or not heard:
+    if not reading or not heard or len(players_in(view)) > MOST_READ:
         return exact, list(exact.guesses())
     deals = sample_rows(rows, unseen, rng, samples)
     logs = [_log_likelihood(view, deal, heard, persons) for deal in deals]
