@@ -12,9 +12,16 @@ from dataclasses import replace
 import pytest
 
 from board_rules.coda import Attack, Color, Draw, Game, Level, TakeTiles, strategy, view_of
+from board_rules.coda.crowd import players_in
 from board_rules.coda.deduction import deduce, sample_rows
 from board_rules.coda.expert import hit_worths, informed_deduction, informed_rows, play_expert
-from board_rules.coda.master import OWN_TILE, _log_likelihood, play_unread, weighed_guesses
+from board_rules.coda.master import (
+    OWN_TILE,
+    _log_likelihood,
+    play_master,
+    play_unread,
+    weighed_guesses,
+)
 from board_rules.coda.match import play_match
 from board_rules.coda.rules import apply
 from board_rules.coda.state import GameState, Phase
@@ -183,3 +190,15 @@ def test_a_deal_in_which_expert_would_have_named_another_attack_weighs_next_to_n
                     assert weight > 0.05
                     kept += 1
     assert kept >= 5 and dropped >= 5
+
+
+def test_with_four_players_in_master_plays_as_expert() -> None:
+    compared = 0
+    for number, state in enumerate(states_of(4, 13)):
+        view = view_of(state, state.turn)
+        if state.phase is Phase.ATTACK and len(players_in(view)) == 4 and view.attacks:
+            assert play_master(view, random.Random(number)) == play_expert(
+                view, random.Random(number)
+            )
+            compared += 1
+    assert compared >= 5
