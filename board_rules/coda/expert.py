@@ -38,6 +38,7 @@ tile would leave the row hardest to read (which does help with more players).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Final
@@ -45,14 +46,14 @@ from typing import Final
 from board_rules.coda.actions import Action, Attack, Draw, Stop
 from board_rules.coda.crowd import CROWD_MISS, crowded, players_in, safest_colour
 from board_rules.coda.crowd import hit_worths as crowd_worths
-from board_rules.coda.deduction import Deduction, deduce, deduce_rows
+from board_rules.coda.deduction import Deduction, TileKey, deduce, deduce_rows
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.exposure import exposure, public_tiles
 from board_rules.coda.players import own_row, play_hard
 from board_rules.coda.row import RowTile, legal_slots
 from board_rules.coda.seen import SeenTile
 from board_rules.coda.state import Phase
-from board_rules.coda.tiles import Tile, game_tiles
+from board_rules.coda.tiles import Tile, Value, game_tiles
 from board_rules.coda.view import PlayerView
 
 FINISHING_HIT: Final = Fraction(3)
@@ -97,17 +98,32 @@ def _informed(seen: SeenTile) -> SeenTile:
 
 
 def _attack(view: PlayerView, rng: random.Random) -> Action:
+    found = informed_deduction(view)
+    return choose_attack(view, rng, found.guesses(), found)
+
+
+def choose_attack(
+    view: PlayerView,
+    rng: random.Random,
+    guesses: Sequence[tuple[Fraction | float, TileKey, Value]],
+    exact: Deduction,
+) -> Action:
+    """The expert's attack, or its stop, given every possible (tile, value) with its chance:
+    the best chance times worth, ties at random; with its last hidden tile at stake, go on only
+    when `exact` makes the guess a certainty."""
     worths = hit_worths(view)
     scored = [
         (chance * worths[player], chance, (player, index), value)
-        for chance, (player, index), value in informed_deduction(view).guesses()
+        for chance, (player, index), value in guesses
     ]
     best = max(score for score, *_ in scored)
     tied = [guess for guess in scored if guess[0] == best]
     _, chance, (player, index), value = rng.choice(tied)
     if view.hits:
         last_tile = not view.hand and len(view.hidden(view.viewer)) == 1
-        if (last_tile and chance < 1) or best < (1 - chance) * miss_cost(view):
+        if last_tile and exact.probability(player, index, value) < 1:
+            return Stop()
+        if best < (1 - chance) * miss_cost(view):
             return Stop()
     return Attack(player, index, value)
 

@@ -1,25 +1,23 @@
 """The `master` computer player: `expert`'s play, with each opponent's hand weighed by what its
-attacks say about it, and its own attacks chosen so as not to say the same.
+attacks say about it.
 
-Reading. A player who attacks names what it thinks likeliest, and what it thinks depends on
-the tiles it holds: a value it holds is one it cannot name, so the one it names instead hints
-at the tiles it skipped. The master draws deals of the opponents' hidden tiles at random among
-those that fit the rows (`deduction.sample_rows`, over `expert.informed_deduction`'s rows) and
-weighs each by how likely its holders were to make each attack they were heard to make
-(`PlayerView.attacks`, with the rows as they were then). The likelihood of an attack is read
-from the odds of the table at that moment as someone holding no tile saw them: of the values
-the attacker did not hold then, each (tile, value) is chosen in proportion to its chance to
-the power `COMPUTER_SHARPNESS` (a computer names its likeliest) or `PERSON_SHARPNESS` (a
-person usually names a likely value); naming a tile it held weighs `OWN_TILE`. The weighed
-deals give each (tile, value) its chance, blended with the plain counts by `PLAIN_SHARE`. With
-three or more players in it reads only the latest `CROWD_HEARD` attacks over `CROWD_SAMPLES`
-deals, to keep its decisions quick.
+Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
+the tiles it holds. The master draws deals of the opponents' hidden tiles at random among those
+that fit the rows (`deduction.sample_rows`, over `expert.informed_rows`) and weighs each by how
+likely its holders were to make the attacks they were heard to make (`PlayerView.attacks`, with
+the rows as they were then). For each attack and each deal, the attacker's own odds are counted
+as `expert` counts them: the rows of the others as everyone saw them then, less the tiles the
+attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored as `expert`
+scores them (chance times worth), and the one it named is taken as chosen by a softmax of those
+scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: one
+surprising attack lowers a deal's weight without ruling it out. Naming a tile it held weighs
+`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals
+that give it less their plain share, so that the luck of the draw cancels out.
 
-Attacking. As `expert` scores its attacks (chance times what a hit is worth), but among those
-within `NEAR` of the best it names the one the table, holding none of the master's tiles, would
-think likeliest: that choice tells the others nothing of the master's own row. Going on or
-stopping is `expert`'s rule over these chances; with its last hidden tile at stake it goes on
-only on a certainty of the exact deduction.
+Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
+exactly as `expert` does (`expert.choose_attack`): with no attack heard, or with `reading` off,
+it plays as `expert`. With three players in it reads only the latest `CROWD_HEARD` attacks
+over `CROWD_SAMPLES` deals, and with four none, to keep its decisions quick.
 """
 
 from __future__ import annotations
@@ -28,43 +26,47 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from board_rules.coda.actions import Action, Attack, Stop
-from board_rules.coda.crowd import crowded
+from board_rules.coda.actions import Action
+from board_rules.coda.crowd import crowded, players_in
 from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, sample_rows
 from board_rules.coda.errors import InconsistentViewError
-from board_rules.coda.expert import hit_worths, informed_rows, miss_cost, play_expert
+from board_rules.coda.expert import FINISHING_HIT, choose_attack, informed_rows, play_expert
 from board_rules.coda.players import Strategy
-from board_rules.coda.seen import Rows, SeenAttack
+from board_rules.coda.seen import SeenAttack, SeenTile
 from board_rules.coda.state import Phase
 from board_rules.coda.tiles import Tile, Value, game_tiles
 from board_rules.coda.view import PlayerView
 
-SAMPLES: Final = 150
+SAMPLES: Final = 32
 """Deals drawn for each attack decision."""
-CROWD_SAMPLES: Final = 60
-CROWD_HEARD: Final = 6
+HEARD: Final = 2
+"""The latest attacks read with two players in."""
+CROWD_SAMPLES: Final = 12
+CROWD_HEARD: Final = 2
 """With three or more players in, the deals drawn and the latest attacks read: each attack read
-costs a deduction over every row but its attacker's, which the 100 ms a decision may take cannot
-afford for all of them."""
-COMPUTER_SHARPNESS: Final = 6.0
-PERSON_SHARPNESS: Final = 2.0
+costs a deduction over every row but its attacker's, per deal."""
+MOST_READ: Final = 3
+"""With more players in than this, the master reads no attack and plays as `expert`: with four,
+reading even a few attacks took over a second a decision."""
+COMPUTER_TEMPERATURE: Final = 0.03
+PERSON_TEMPERATURE: Final = 0.15
+"""The softmax temperatures, in units of an attack's score (chance times worth)."""
 OWN_TILE: Final = 1e-3
 """The weight of a deal in which an attacker named a tile it held."""
-TOP_SHARE: Final = 0.2
-"""A (tile, value) less likely than this share of the likeliest is left out of an attack's
-alternatives: to a power of 6 it weighs nothing."""
-PLAIN_SHARE: Final = 0.1
-NEAR: Final = 0.9
-"""Attacks scored at least this share of the best count as near-equal."""
 
 
 def play_master(view: PlayerView, rng: random.Random) -> Action:
     """The `master` player, taking every opponent for a computer."""
-    return _play(view, rng, frozenset())
+    return _play(view, rng, frozenset(), reading=True)
+
+
+def play_unread(view: PlayerView, rng: random.Random) -> Action:
+    """The `master` player with its reading of the attacks switched off: `expert`'s play."""
+    return _play(view, rng, frozenset(), reading=False)
 
 
 def reading_persons(persons: Collection[int]) -> Strategy:
@@ -73,71 +75,65 @@ def reading_persons(persons: Collection[int]) -> Strategy:
     seats = frozenset(persons)
 
     def play(view: PlayerView, rng: random.Random) -> Action:
-        return _play(view, rng, seats)
+        return _play(view, rng, seats, reading=True)
 
     return play
 
 
-def _play(view: PlayerView, rng: random.Random, persons: frozenset[int]) -> Action:
+def _play(
+    view: PlayerView, rng: random.Random, persons: frozenset[int], *, reading: bool
+) -> Action:
     if view.phase is not Phase.ATTACK:
         return play_expert(view, rng)
-    exact, guesses = weighed_guesses(view, rng, persons)
-    worths = hit_worths(view)
-    scored = [
-        (chance * float(worths[key[0]]), chance, key, value) for chance, key, value in guesses
-    ]
-    best = max(score for score, *_ in scored)
-    near = [guess for guess in scored if guess[0] >= NEAR * best]
-    public = _public_odds(view)
-    quiet = max(public.get((key, value), 0.0) for _, _, key, value in near)
-    least = [guess for guess in near if public.get((guess[2], guess[3]), 0.0) == quiet]
-    score, chance, (player, index), value = rng.choice(least)
-    if view.hits:
-        last_tile = not view.hand and len(view.hidden(view.viewer)) == 1
-        if last_tile and exact.probability(player, index, value) < 1:
-            return Stop()
-        if score < (1 - chance) * float(miss_cost(view)):
-            return Stop()
-    return Attack(player, index, value)
+    exact, guesses = weighed_guesses(view, rng, persons, reading=reading)
+    return choose_attack(view, rng, guesses, exact)
 
 
 def weighed_guesses(
-    view: PlayerView, rng: random.Random, persons: frozenset[int] = frozenset()
-) -> tuple[Deduction, list[tuple[float, TileKey, Value]]]:
+    view: PlayerView,
+    rng: random.Random,
+    persons: frozenset[int] = frozenset(),
+    *,
+    reading: bool = True,
+) -> tuple[Deduction, list[tuple[Fraction | float, TileKey, Value]]]:
     """The exact deduction of the rows, and every possible (tile, value) with its chance once
     the deals are weighed by the opponents' attacks (see the module docstring), likeliest
-    first."""
+    first; without `reading` or any attack heard, the exact chances."""
     rows, unseen = informed_rows(view)
     try:
         exact = deduce_rows(rows, unseen)
     except InconsistentViewError:
         rows = {p: row for p, row in enumerate(view.rows) if p != view.viewer}
         exact = deduce_rows(rows, unseen)
-    heard = [a for a in view.attacks if a.attacker != view.viewer]
+    heard = [a for a in view.attacks if a.attacker != view.viewer][-HEARD:]
     samples = SAMPLES
     if crowded(view):
         heard, samples = heard[-CROWD_HEARD:], CROWD_SAMPLES
-    plain = {
-        (key, value): count / exact.total
+    if not reading or not heard or len(players_in(view)) > MOST_READ:
+        return exact, list(exact.guesses())
+    deals = sample_rows(rows, unseen, rng, samples)
+    logs = [_log_likelihood(view, deal, heard, persons) for deal in deals]
+    top = max(logs)
+    weights = [math.exp(log - top) for log in logs]
+    total = math.fsum(weights)
+    # The weighed share of the deals giving each (tile, value), less their plain share, added
+    # to the exact chance: the deals drawn by chance cancel out, and with every deal weighing
+    # alike the chances are the exact ones.
+    shift: dict[tuple[TileKey, Value], float] = defaultdict(float)
+    for deal, weight in zip(deals, weights, strict=True):
+        for key, tile in deal.items():
+            shift[(key, tile.value)] += weight / total - 1 / len(deals)
+    chances = {
+        (key, value): max(0.0, count / exact.total + shift.get((key, value), 0.0))
         for key, counts in exact.counts.items()
         for value, count in counts.items()
     }
-    chances = plain
-    if heard:
-        deals = sample_rows(rows, unseen, rng, samples)
-        logs = [_log_likelihood(view, deal, heard, persons) for deal in deals]
-        top = max(logs)
-        weights = [math.exp(log - top) for log in logs]
-        total = math.fsum(weights)
-        weighed: dict[tuple[TileKey, Value], float] = defaultdict(float)
-        for deal, weight in zip(deals, weights, strict=True):
-            for key, tile in deal.items():
-                weighed[(key, tile.value)] += weight / total
-        chances = {
-            guess: (1 - PLAIN_SHARE) * weighed.get(guess, 0.0) + PLAIN_SHARE * chance
-            for guess, chance in plain.items()
-        }
-    found = [(chance, key, value) for (key, value), chance in chances.items()]
+    sums: dict[TileKey, float] = defaultdict(float)
+    for (key, _), chance in chances.items():
+        sums[key] += chance
+    found: list[tuple[Fraction | float, TileKey, Value]] = [
+        (chance / sums[key], key, value) for (key, value), chance in chances.items() if chance > 0
+    ]
     found.sort(key=lambda guess: (-guess[0], guess[1], str(guess[2])))
     return exact, found
 
@@ -151,61 +147,62 @@ def _log_likelihood(
     total = 0.0
     for attack in heard:
         attacker = attack.attacker
-        held = {
-            seen.tile if seen.tile is not None else deal.get((attacker, index))
+        held = frozenset(
+            tile
             for index, seen in enumerate(view.rows[attacker])
             if seen.label <= attack.held
-        }
+            and (tile := seen.tile if seen.tile is not None else deal.get((attacker, index)))
+            is not None
+        )
         named = Tile(attack.rows[attack.player][attack.index].color, attack.value)
         if named in held:
             total += math.log(OWN_TILE)
             continue
-        sharp = PERSON_SHARPNESS if attacker in persons else COMPUTER_SHARPNESS
-        choices, chosen = _table_odds(attack, view.advanced)
-        chosen_weight = max(chosen, 1e-6) ** sharp
-        others = math.fsum(chance**sharp for chance, tile in choices if tile not in held)
-        total += math.log(chosen_weight / max(others, chosen_weight))
+        heat = PERSON_TEMPERATURE if attacker in persons else COMPUTER_TEMPERATURE
+        total += _attack_log_chance(attack, held, view.advanced, heat)
     return total
 
 
-@lru_cache(maxsize=512)
-def _table_odds(attack: SeenAttack, advanced: bool) -> tuple[tuple[tuple[float, Tile], ...], float]:
-    """What someone holding no tile thought of every (tile, value) the attacker could name just
-    before `attack`: the likeliest ones with their chances, and the chance of the one named."""
-    odds = _outsider_odds(attack.rows, attack.attacker, advanced)
-    if not odds:
-        return (), 0.0
-    colours = {key: attack.rows[key[0]][key[1]].color for key, _ in odds}
-    likeliest = max(odds.values())
-    choices = tuple(
-        (chance, Tile(colours[key], value))
-        for (key, value), chance in odds.items()
-        if chance >= TOP_SHARE * likeliest
-    )
-    return choices, odds.get(((attack.player, attack.index), attack.value), 0.0)
-
-
-def _outsider_odds(rows: Rows, besides: int, advanced: bool) -> dict[tuple[TileKey, Value], float]:
-    """The chances of every hidden tile outside `besides`'s row to someone who sees only the
-    face-up tiles and the misses."""
-    shown = frozenset(seen.tile for row in rows for seen in row if seen.tile is not None)
-    others = {player: row for player, row in enumerate(rows) if player != besides}
+@lru_cache(maxsize=8192)
+def _attack_log_chance(
+    attack: SeenAttack, held: frozenset[Tile], advanced: bool, heat: float
+) -> float:
+    """The log of the chance that an `expert` holding `held` makes `attack`: a softmax of its
+    attacks' scores as it counted them then, at temperature `heat`."""
+    rows = {
+        player: tuple(_informed(seen) for seen in row)
+        for player, row in enumerate(attack.rows)
+        if player != attack.attacker
+    }
+    shown = frozenset(seen.tile for row in attack.rows for seen in row if seen.tile is not None)
+    unseen = frozenset(game_tiles(advanced)) - shown - held
     try:
-        found = deduce_rows(others, frozenset(game_tiles(advanced)) - shown)
+        found = deduce_rows(rows, unseen)
     except InconsistentViewError:
-        return {}
-    return {
-        (key, value): count / found.total
+        return math.log(OWN_TILE)
+    racing = sum(1 for row in attack.rows if any(not seen.revealed for seen in row)) <= 2
+    worths = {
+        player: float(FINISHING_HIT)
+        if racing and sum(1 for seen in row if not seen.revealed) == 1
+        else 1.0
+        for player, row in rows.items()
+    }
+    scores = {
+        (key, value): count / found.total * worths[key[0]]
         for key, counts in found.counts.items()
         for value, count in counts.items()
     }
+    chosen = scores.get(((attack.player, attack.index), attack.value))
+    if chosen is None:
+        return math.log(OWN_TILE)
+    best = max(scores.values())
+    spread = math.fsum(math.exp((score - best) / heat) for score in scores.values())
+    return (chosen - best) / heat - math.log(spread)
 
 
-def _public_odds(view: PlayerView) -> dict[tuple[TileKey, Value], float]:
-    """The chances the table, holding none of the viewer's tiles, gives each (tile, value)
-    of the others' rows now."""
-    rows = tuple(
-        tuple(seen if seen.revealed else replace(seen, value=None) for seen in row)
-        for row in view.rows
+def _informed(seen: SeenTile) -> SeenTile:
+    if seen.revealed or not seen.owner_named:
+        return seen
+    return SeenTile(
+        seen.color, seen.value, seen.revealed, seen.misses | seen.owner_named, label=seen.label
     )
-    return _outsider_odds(rows, view.viewer, view.advanced)

@@ -91,7 +91,7 @@ class Tile:
         """The numbered tile of `rank` (see `rank`)."""
         if not 0 <= rank < RANKS:
             raise InvalidTileError(f"a rank runs from 0 to {RANKS - 1}, not {rank}")
-        return cls(Color.WHITE if rank % 2 else Color.BLACK, rank // 2)
+        return _NUMBERED[rank]
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -105,6 +105,10 @@ class Tile:
 
     def __str__(self) -> str:
         return f"{self.color.letter}{self.value}"
+
+
+_NUMBERED: Final = tuple(Tile(Color.WHITE if r % 2 else Color.BLACK, r // 2) for r in range(RANKS))
+"""The numbered tiles by rank, built once: the deductions look them up by the thousand."""
 
 
 def game_tiles(advanced: bool) -> tuple[Tile, ...]:

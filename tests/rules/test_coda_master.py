@@ -4,16 +4,28 @@ games of two to four players by the rules."""
 
 from __future__ import annotations
 
+import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import replace
 
 import pytest
 
 from board_rules.coda import Attack, Color, Draw, Game, Level, TakeTiles, strategy, view_of
+from board_rules.coda.crowd import players_in
 from board_rules.coda.deduction import deduce, sample_rows
-from board_rules.coda.master import weighed_guesses
+from board_rules.coda.expert import hit_worths, informed_deduction, informed_rows, play_expert
+from board_rules.coda.master import (
+    OWN_TILE,
+    _log_likelihood,
+    play_master,
+    play_unread,
+    weighed_guesses,
+)
 from board_rules.coda.match import play_match
-from board_rules.coda.tiles import game_tiles
+from board_rules.coda.rules import apply
+from board_rules.coda.state import GameState, Phase
+from board_rules.coda.tiles import Tile, game_tiles
 
 
 def opened(seed: int = 5) -> Game:
@@ -78,7 +90,7 @@ def test_without_attacks_heard_master_reads_the_plain_counts() -> None:
     exact, guesses = weighed_guesses(view, random.Random(2))
     plain = {(key, value): prob for prob, key, value in deduce(view).guesses()}
     assert {(key, value): chance for chance, key, value in guesses} == {
-        guess: float(prob) for guess, prob in plain.items()
+        guess: prob for guess, prob in plain.items()
     }
     assert exact.total == deduce(view).total
 
@@ -93,7 +105,7 @@ def test_weighed_chances_stay_on_possible_values_and_add_up_per_tile() -> None:
         view = view_of(state, state.turn)
         if state.phase.value == "attack" and any(a.attacker != state.turn for a in view.attacks):
             exact, guesses = weighed_guesses(view, random.Random(checked))
-            per_tile: Counter[tuple[int, int]] = Counter()
+            per_tile: dict[tuple[int, int], float] = defaultdict(float)
             for chance, key, value in guesses:
                 assert value in exact.possible(*key) and chance >= 0
                 per_tile[key] += chance
@@ -108,3 +120,85 @@ def test_master_plays_whole_games_by_the_rules(players: int, advanced: bool) -> 
     line_up = [strategy(Level.MASTER), *[strategy(Level.EXPERT)] * (players - 1)]
     wins = play_match(line_up, 2, random.Random(players), advanced=advanced)
     assert sum(wins) == 2
+
+
+def states_of(players: int, seed: int, advanced: bool = False) -> list[GameState]:
+    """Every state of a game of `master` against `expert` players."""
+    rng = random.Random(seed)
+    line_up = [strategy(Level.MASTER), *[strategy(Level.EXPERT)] * (players - 1)]
+    state = GameState.new(players, rng, advanced=advanced)
+    states = []
+    while not state.is_over:
+        states.append(state)
+        state = apply(state, line_up[state.turn](view_of(state, state.turn), rng))
+    return states
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, False), (2, True), (3, False)])
+def test_master_without_its_reading_chooses_exactly_as_expert(players: int, advanced: bool) -> None:
+    compared = 0
+    states = [*states_of(players, 11, advanced), *states_of(players, 12, advanced)]
+    for number, state in enumerate(states):
+        view = view_of(state, state.turn)
+        unread = play_unread(view, random.Random(number))
+        assert unread == play_expert(view, random.Random(number))
+        compared += state.phase is Phase.ATTACK
+    assert compared >= 10
+
+
+def with_hand(state: GameState, player: int, deal: dict[tuple[int, int], Tile]) -> GameState:
+    """`state` with `player`'s hidden tiles replaced by those of `deal`."""
+    row = tuple(
+        replace(slot, tile=deal[(player, index)]) if (player, index) in deal else slot
+        for index, slot in enumerate(state.rows[player])
+    )
+    rows = tuple(row if p == player else r for p, r in enumerate(state.rows))
+    return replace(state, rows=rows)
+
+
+def test_a_deal_in_which_expert_would_have_named_another_attack_weighs_next_to_nothing() -> None:
+    """For each first right attack of an expert, each random deal of its hand is replayed: an
+    expert holding that hand, seeing the same table, either names the attack heard among its
+    best (the deal keeps a real weight) or scores it far below its best (next to none)."""
+    kept = dropped = 0
+    for seed in (21, 22, 23):
+        for state in states_of(2, seed):
+            if state.phase is not Phase.ATTACK or state.turn != 1 or state.hits or not state.hand:
+                continue
+            action = play_expert(view_of(state, 1), random.Random(0))
+            after = apply(state, action)
+            if not isinstance(action, Attack) or not after.attacks[-1].right:
+                continue
+            view = view_of(after, 0)
+            rows, unseen = informed_rows(view)
+            heard = [view.attacks[-1]]
+            for deal in sample_rows(rows, unseen, random.Random(seed), 30):
+                # The drawn tile, unknown to the reader, is left out of the replayed hand.
+                other = view_of(replace(with_hand(state, 1, deal), hand=()), 1)
+                worths = hit_worths(other)
+                scores = {
+                    (key, value): float(chance * worths[key[0]])
+                    for chance, key, value in informed_deduction(other).guesses()
+                }
+                best = max(scores.values())
+                named = ((action.player, action.index), action.value)
+                weight = math.exp(_log_likelihood(view, deal, heard, frozenset()))
+                if scores.get(named, 0.0) < best - 0.2:
+                    assert weight < OWN_TILE
+                    dropped += 1
+                elif scores.get(named) == best:
+                    assert weight > 0.05
+                    kept += 1
+    assert kept >= 5 and dropped >= 5
+
+
+def test_with_four_players_in_master_plays_as_expert() -> None:
+    compared = 0
+    for number, state in enumerate(states_of(4, 13)):
+        view = view_of(state, state.turn)
+        if state.phase is Phase.ATTACK and len(players_in(view)) == 4 and view.attacks:
+            assert play_master(view, random.Random(number)) == play_expert(
+                view, random.Random(number)
+            )
+            compared += 1
+    assert compared >= 5
