@@ -34,9 +34,9 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 # One worker per core and one more (pytest-xdist): many tests spend part of their time waiting
-# on a timer or a Textual app's idle, and the extra worker fills those gaps (on 2 cores, 66 s
-# instead of 76 s). A worker that runs out of tests takes some of the others', so a core is not
-# left idle behind a long test. PYTEST_ARGS= runs in one process.
+# on a timer or a Textual app's idle, and the extra worker fills those gaps. A worker that runs
+# out of tests takes some of the others', so a core is not left idle behind a long test.
+# PYTEST_ARGS= runs in one process.
 # `make pytest` leaves out the tests marked slow (real processes, brokers, a browser: the list is
 # in tests/conftest.py), which `make test-slow` runs and CI runs after `make test`;
 # PYTEST_MARK= runs every test, as `make test-trixie` does.
