@@ -85,18 +85,26 @@ def deduce(view: PlayerView) -> Deduction:
     return deduce_rows(rows, unseen)
 
 
-def deduce_rows(rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]) -> Deduction:
-    """Deduce the hidden tiles (value None) of `rows`, given the tiles nobody in them shows
-    that are still `unseen`; raises `InconsistentViewError` if no deal fits."""
+def _sweep_of(
+    rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]
+) -> tuple[list[list[TileKey]], _Sweep]:
+    """The sweep over the hidden slots of `rows`, and each slot's key by row and place."""
     keys: list[list[TileKey]] = []
     slots: list[list[_Slot]] = []
-    unseen = frozenset(unseen)
+    remaining = frozenset(unseen)
     for player, row in rows.items():
-        row_slots = _hidden_slots(row, unseen)
+        row_slots = _hidden_slots(row, remaining)
         if row_slots:
             keys.append([(player, index) for index, _ in row_slots])
             slots.append([slot for _, slot in row_slots])
-    total, labels = _Sweep(tuple(tuple(row) for row in slots), unseen).count()
+    return keys, _Sweep(tuple(tuple(row) for row in slots), remaining)
+
+
+def deduce_rows(rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]) -> Deduction:
+    """Deduce the hidden tiles (value None) of `rows`, given the tiles nobody in them shows
+    that are still `unseen`; raises `InconsistentViewError` if no deal fits."""
+    keys, sweep = _sweep_of(rows, unseen)
+    total, labels = sweep.count()
     if total == 0:
         raise InconsistentViewError("no deal of the tiles fits what this player has seen")
     counts: dict[TileKey, dict[Value, int]] = defaultdict(dict)
@@ -114,15 +122,8 @@ def sample_rows(
     """`count` deals of the hidden tiles of `rows` drawn at random, each consistent deal as
     likely as any other (the deals `deduce_rows` counts); raises `InconsistentViewError` if
     none fits."""
-    keys: list[list[TileKey]] = []
-    slots: list[list[_Slot]] = []
-    unseen = frozenset(unseen)
-    for player, row in rows.items():
-        row_slots = _hidden_slots(row, unseen)
-        if row_slots:
-            keys.append([(player, index) for index, _ in row_slots])
-            slots.append([slot for _, slot in row_slots])
-    deals = _Sweep(tuple(tuple(row) for row in slots), unseen).sample(rng, count)
+    keys, sweep = _sweep_of(rows, unseen)
+    deals = sweep.sample(rng, count)
     return [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
 
 
