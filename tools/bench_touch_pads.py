@@ -39,9 +39,7 @@ from firmware.virtual.mpr121_physics import (
 )
 from tools.bench import (
     SEED,
-    TIMEOUT_S,
     TOUCHES,
-    BenchError,
     Player,
     bench_config,
     next_move,
@@ -67,12 +65,6 @@ STACK = Stack()
 PAD = Pad()
 
 
-RETAP_AFTER_S = 1.0
-"""How long a player waits for the card to light before touching it again: a table whose reads
-stalled over a finger's arrival does not guess on what it did not see."""
-RETAPS = 3
-
-
 class FingerPlayer(Player):
     """`tools.bench`'s player, whose fingers come down onto the cards as the physical model has
     them: each touch's figures are counted from the moment the finger that counted reaches the
@@ -85,25 +77,10 @@ class FingerPlayer(Player):
         self._tapped_at: list[float] = []
         self._arrival_s: list[float] = []
         """Per touch, from the first finger's start to the arrival of the one that counted."""
-        self.retaps = 0
 
     def _wait_lit(self, coord: Coord, frames: int) -> None:
         first = len(self._tapped_at) - 1
-        for tap in range(RETAPS + 1):
-            try:
-                wait_until(
-                    lambda: self._leds.covered_since(frames, coord) is not None,
-                    f"{coord} lit",
-                    timeout=RETAP_AFTER_S if tap < RETAPS else TIMEOUT_S,
-                )
-                break
-            except BenchError:
-                if tap == RETAPS:
-                    raise
-            self._move_pad(coord, closed=False)
-            time.sleep(HOLD_S / 2)
-            self.retaps += 1
-            self._move_pad(coord, closed=True)
+        super()._wait_lit(coord, frames)
         counted = self._tapped_at[-1] - self._tapped_at[first] + self._approach_s[-1]
         self._arrival_s.append(counted)
 

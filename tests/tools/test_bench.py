@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from board_rules.codenames import Game, GiveClue, Phase, Touch, generate_key
+from board_rules.codenames import Coord, Game, GiveClue, Phase, Touch, generate_key
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.store import GameStore, TimedAction
+from firmware.virtual.mpr121 import VirtualTouchPanel
 from tools.bench import (
     HELD_CPU_BUDGET_PERCENT,
     TOUCH_CPU_BUDGET_MS,
@@ -148,6 +149,33 @@ def test_the_capacitive_backend_is_benched_the_same_way(tmp_path: Path) -> None:
         latest = store.latest_game()
         assert latest is not None
         assert sum(str(timed.action).startswith("touch") for timed in latest.actions) == 3
+
+
+def test_a_card_the_capacitive_pads_missed_is_touched_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first finger never reaches the chip, as a touch lost to reads stalled over its
+    # arrival: the player lifts it and touches the card again instead of giving up.
+    press = VirtualTouchPanel.press_pad
+    missed: list[Coord] = []
+
+    def first_one_lost(panel: VirtualTouchPanel, coord: Coord) -> None:
+        if not missed:
+            missed.append(coord)
+            return
+        press(panel, coord)
+
+    monkeypatch.setattr(VirtualTouchPanel, "press_pad", first_one_lost)
+    figures = measure_play(
+        tmp_path, touches=2, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
+    )
+    assert len(missed) == 1
+    assert figures["retaps"] == 1
+    assert figures["samples"]["touches"] == 2
+    with GameStore(tmp_path) as store:
+        latest = store.latest_game()
+        assert latest is not None
+        assert [str(timed.action) for timed in latest.actions][1] == f"touch {missed[0]}"
 
 
 def test_each_figure_is_the_worse_of_the_two_measures() -> None:
