@@ -15,7 +15,7 @@ from gettext import GNUTranslations
 from typing import Final
 
 from board_rules.codenames import UNLIMITED
-from firmware.table.i18n import LANGUAGES, NC_
+from firmware.table.i18n import LANGUAGES, NC_, translated
 
 CONTEXT: Final = "cafe"
 """The catalogs' context of every text here."""
@@ -134,14 +134,12 @@ catalog so that the café says what the table says."""
 
 def oled_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
     """One of the OLED's texts (the catalog's default context) in `catalog`'s language."""
-    text = catalog.gettext(message)
-    return text.format(**fields) if fields else text
+    return translated(catalog, message, **fields)
 
 
 def cafe_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
     """`message` of this module in `catalog`'s language, its placeholders filled with `fields`."""
-    text = catalog.pgettext(CONTEXT, message)
-    return text.format(**fields) if fields else text
+    return translated(catalog, message, CONTEXT, **fields)
 
 
 def games_played(catalog: GNUTranslations, n: int) -> str:

@@ -21,7 +21,7 @@ from firmware.drivers.events import (
     PadReleased,
 )
 from firmware.table import screen_texts as m
-from firmware.table.i18n import NC_
+from firmware.table.i18n import NC_, translated
 from firmware.table.store_faults import SaveFault
 
 CONTEXT: Final = "sim"
@@ -88,8 +88,7 @@ QUIT = NC_("sim", "quit")
 
 def sim_text(catalog: GNUTranslations, message: str, **fields: object) -> str:
     """`message` of this module in `catalog`'s language, its placeholders filled with `fields`."""
-    text = catalog.pgettext(CONTEXT, message)
-    return text.format(**fields) if fields else text
+    return translated(catalog, message, CONTEXT, **fields)
 
 
 def event_text(catalog: GNUTranslations, event: InputEvent) -> str:

@@ -50,3 +50,12 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention, so extracti
 def NC_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
     """Mark a text of `context` for translation; it is translated where it is shown."""
     return message
+
+
+def translated(
+    catalog: gettext.GNUTranslations, message: str, context: str | None = None, /, **fields: object
+) -> str:
+    """`message` in `catalog`'s language (of `context`, where the text was marked with one), its
+    placeholders filled with `fields`."""
+    text = catalog.gettext(message) if context is None else catalog.pgettext(context, message)
+    return text.format(**fields) if fields else text

@@ -10,7 +10,14 @@ from babel.messages.pofile import read_po
 from firmware.cafe.texts import CONTEXT as CAFE_CONTEXT
 from firmware.sim.texts import CONTEXT as SIM_CONTEXT
 from firmware.table.font import DEFAULT_FONT
-from firmware.table.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, UnknownLanguageError, translations
+from firmware.table.i18n import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALE_DIR,
+    UnknownLanguageError,
+    translated,
+    translations,
+)
 
 from ..paths import REPO
 
@@ -90,3 +97,14 @@ def test_translations_load_per_language() -> None:
     assert translations("en").gettext("Nothing to undo") == "Nothing to undo"
     with pytest.raises(UnknownLanguageError, match="'fr'"):
         translations("fr")
+
+
+def test_a_text_is_translated_in_its_context_with_its_placeholders_filled() -> None:
+    italian = translations("it")
+    score = translated(italian, "Score: {score}", score=7)
+    assert score == italian.gettext("Score: {score}").format(score=7) and score != "Score: 7"
+    # A text marked with a context is found in it, not among the OLED's.
+    quit_sim = translated(italian, "quit", SIM_CONTEXT)
+    assert quit_sim == italian.pgettext(SIM_CONTEXT, "quit") and quit_sim != "quit"
+    # Without fields, a text's braces are left as they are.
+    assert translated(italian, "Score: {score}") == italian.gettext("Score: {score}")
