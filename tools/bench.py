@@ -60,7 +60,9 @@ RETAP_AFTER_S = 1.0
 """How long a player waits for a card to light before touching it again (capacitive pads)."""
 RETAP_PAUSE_S = 0.3
 """How long the finger is off the card between two touches."""
-RETAPS = 3
+RETAP_UNTIL_S = 90.0
+"""How long a player keeps touching a card that does not light: on a machine loaded many times
+over, most touches' reads stall over the finger's arrival, and each try is a new chance."""
 POLL_S = 0.001
 """How often the driving thread looks; the figures come from timestamps, not from polling."""
 SCAN_S = 0.005
@@ -428,19 +430,23 @@ class Player:
         capacitive pads a card that does not light is touched again, as a player would: a table
         whose reads stalled over a finger's arrival does not guess on what it did not see
         (`firmware.drivers.touch_signal`). A switch's press is never lost: no second try."""
-        taps = RETAPS + 1 if isinstance(self._vt.circuit, VirtualTouchPanel) else 1
-        for tap in range(taps):
-            last = tap == taps - 1
+
+        def lit() -> bool:
+            return self._leds.covered_since(frames, coord) is not None
+
+        if not isinstance(self._vt.circuit, VirtualTouchPanel):
+            wait_until(lit, f"{coord} lit")
+            return
+        deadline = time.monotonic() + RETAP_UNTIL_S
+        while True:
             try:
-                wait_until(
-                    lambda: self._leds.covered_since(frames, coord) is not None,
-                    f"{coord} lit",
-                    timeout=TIMEOUT_S if last else RETAP_AFTER_S,
-                )
+                wait_until(lit, f"{coord} lit", timeout=RETAP_AFTER_S)
                 return
             except BenchError:
-                if last:
-                    raise
+                if time.monotonic() > deadline:
+                    raise BenchError(
+                        f"{coord} never lit in {RETAP_UNTIL_S:g} s ({self.retaps} touches again)"
+                    ) from None
             self._move_pad(coord, closed=False)
             time.sleep(RETAP_PAUSE_S)
             self.retaps += 1

@@ -546,7 +546,12 @@ class VirtualMPR121:
         self._steady = False
         if self._wake is None and self._running:
             delay = max(self._next_sample - self._clock.monotonic(), 0.0)
-            self._wake = self._clock.call_later(delay, self._woken)
+            try:
+                self._wake = self._clock.call_later(delay, self._woken)
+            except RuntimeError:
+                # The clock was closed while the chip sampled (a table's test or bench ending):
+                # there is no time left to sample in, the chip stays as it is.
+                self._wake = None
 
     def _woken(self) -> None:
         with self._lock:

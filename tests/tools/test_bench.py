@@ -155,27 +155,28 @@ def test_a_card_the_capacitive_pads_missed_is_touched_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The first finger never reaches the chip, as a touch lost to reads stalled over its
-    # arrival: the player lifts it and touches the card again instead of giving up.
+    # arrival: the player lifts it and touches the card again instead of giving up. (On a loaded
+    # machine other touches may be lost the same way: each is counted.)
     press = VirtualTouchPanel.press_pad
-    missed: list[Coord] = []
+    presses: list[Coord] = []
 
     def first_one_lost(panel: VirtualTouchPanel, coord: Coord) -> None:
-        if not missed:
-            missed.append(coord)
-            return
-        press(panel, coord)
+        presses.append(coord)
+        if len(presses) > 1:
+            press(panel, coord)
 
     monkeypatch.setattr(VirtualTouchPanel, "press_pad", first_one_lost)
     figures = measure_play(
         tmp_path, touches=2, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
     )
-    assert len(missed) == 1
-    assert figures["retaps"] == 1
     assert figures["samples"]["touches"] == 2
+    assert figures["retaps"] >= 1
+    # One press per touch measured, one per touch again, and the held card's.
+    assert len(presses) == 2 + figures["retaps"] + 1
     with GameStore(tmp_path) as store:
         latest = store.latest_game()
         assert latest is not None
-        assert [str(timed.action) for timed in latest.actions][1] == f"touch {missed[0]}"
+        assert [str(timed.action) for timed in latest.actions][1] == f"touch {presses[0]}"
 
 
 def test_each_figure_is_the_worse_of_the_two_measures() -> None:
