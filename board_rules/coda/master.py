@@ -2,22 +2,26 @@
 attacks say about it.
 
 Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
-the tiles it holds. The master draws deals of the opponents' hidden tiles at random among those
-that fit the rows (`deduction.sample_rows`, over `expert.informed_rows`) and weighs each by how
-likely its holders were to make the attacks they were heard to make (`PlayerView.attacks`, with
-the rows as they were then). For each attack and each deal, the attacker's own odds are counted
-as `expert` counts them: the rows of the others as everyone saw them then, less the tiles the
-attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored as `expert`
-scores them (chance times worth), and the one it named is taken as chosen by a softmax of those
-scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: one
-surprising attack lowers a deal's weight without ruling it out. Naming a tile it held weighs
-`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals
-that give it less their plain share, so that the luck of the draw cancels out.
+the tiles it holds. The master takes the deals of the opponents' hidden tiles that fit the rows
+(`expert.informed_rows`): every one of them when they are few (`deduction.every_deal`), or a
+sample drawn at random among them (`deduction.sample_rows`), and weighs each by how likely its
+holders were to make the attacks they were heard to make (`PlayerView.attacks`, with the rows as
+they were then), right or wrong: the latest ones, the further back the fewer the deals
+(`READING`, by the number of players in). For each attack and each deal, the attacker's own
+odds are counted as `expert` counts them: the rows of the others as everyone saw them then,
+less the tiles the attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored
+as `expert` scores them (chance times worth), and the one it named is taken as chosen by a
+softmax of those scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a
+person: the expert names its best attack, so a deal in which another attack scored clearly
+better weighs next to nothing, without being ruled out. Naming a tile it held weighs
+`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals that
+give it less their plain share: with every deal listed that is the weighed share itself, and
+with a sample the luck of the draw cancels out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
 exactly as `expert` does (`expert.choose_attack`): with no attack heard, or with `reading` off,
-it plays as `expert`. With three players in it reads only the latest `CROWD_HEARD` attacks
-over `CROWD_SAMPLES` deals, and with four none, to keep its decisions quick.
+it plays as `expert`. It does not read the go-on or stop choices, and it does not hide its own
+attacks any better than the expert.
 """
 
 from __future__ import annotations
