@@ -23,7 +23,7 @@ from board_rules.coda.actions import (
     Timeout,
 )
 from board_rules.coda.codec import state_from_json, state_to_json
-from board_rules.coda.deduction import Deduction, deduce, deduce_rows
+from board_rules.coda.deduction import Deduction, deduce, deduce_rows, every_deal
 from board_rules.coda.errors import (
     CodaError,
     IllegalActionError,
@@ -82,6 +82,7 @@ __all__ = [
     "apply",
     "deduce",
     "deduce_rows",
+    "every_deal",
     "game_tiles",
     "is_ordered",
     "legal_slots",

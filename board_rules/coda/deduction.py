@@ -127,6 +127,17 @@ def sample_rows(
     return [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
 
 
+def every_deal(
+    rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]
+) -> list[dict[TileKey, Tile]]:
+    """Every consistent deal of the hidden tiles of `rows` (the deals `deduce_rows` counts),
+    each once; raises `InconsistentViewError` if none fits. Their number is `deduce_rows`'s
+    total: list them only when that is small."""
+    keys, sweep = _sweep_of(rows, unseen)
+    deals = sweep.every()
+    return [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
+
+
 @dataclass(frozen=True)
 class _Slot:
     """A hidden tile: the ranks it can take alone (colour, neighbours, misses), and the dash
@@ -254,10 +265,35 @@ class _Sweep:
                 through[label] += ways_out
         return total, dict(through)
 
-    def sample(self, rng: random.Random, count: int) -> list[list[Label]]:
-        """`count` complete fillings at random, each as likely as any other: the ways to
-        complete each state are counted backward, then each sample walks forward choosing
-        every step in proportion to the ways it leaves."""
+    def every(self) -> list[list[Label]]:
+        """Every complete filling, each once: the paths through the states that can still
+        complete, walked depth first."""
+        starts, edges, backs = self._layers()
+        found: list[list[Label]] = []
+        last = len(edges)
+
+        def walk(step: int, state: State, deal: list[Label]) -> None:
+            if step == last:
+                found.append(list(deal))
+                return
+            for after, more in edges[step][state]:
+                if backs[step + 1].get(after, 0):
+                    deal.extend(more)
+                    walk(step + 1, after, deal)
+                    del deal[len(deal) - len(more) :]
+
+        for state, labels in starts:
+            if backs[0].get(state, 0):
+                walk(0, state, list(labels))
+        if not found:
+            raise InconsistentViewError("no deal of the tiles fits what this player has seen")
+        return found
+
+    def _layers(
+        self,
+    ) -> tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]]:
+        """The starts, each rank's edges out of the states it reaches, and for each step the
+        number of ways each state completes."""
         starts = self._starts()
         edges: list[dict[State, list[Edge]]] = []
         layer = {state for state, _ in starts}
@@ -275,6 +311,13 @@ class _Sweep:
             }
             backs.append(back)
         backs.reverse()
+        return starts, edges, backs
+
+    def sample(self, rng: random.Random, count: int) -> list[list[Label]]:
+        """`count` complete fillings at random, each as likely as any other: the ways to
+        complete each state are counted backward, then each sample walks forward choosing
+        every step in proportion to the ways it leaves."""
+        starts, edges, backs = self._layers()
         first = [backs[0].get(state, 0) for state, _ in starts]
         if not sum(first):
             raise InconsistentViewError("no deal of the tiles fits what this player has seen")

@@ -2,22 +2,26 @@
 attacks say about it.
 
 Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
-the tiles it holds. The master draws deals of the opponents' hidden tiles at random among those
-that fit the rows (`deduction.sample_rows`, over `expert.informed_rows`) and weighs each by how
-likely its holders were to make the attacks they were heard to make (`PlayerView.attacks`, with
-the rows as they were then). For each attack and each deal, the attacker's own odds are counted
-as `expert` counts them: the rows of the others as everyone saw them then, less the tiles the
-attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored as `expert`
-scores them (chance times worth), and the one it named is taken as chosen by a softmax of those
-scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: one
-surprising attack lowers a deal's weight without ruling it out. Naming a tile it held weighs
-`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals
-that give it less their plain share, so that the luck of the draw cancels out.
+the tiles it holds. The master takes the deals of the opponents' hidden tiles that fit the rows
+(`expert.informed_rows`): every one of them when they are few (`deduction.every_deal`), or a
+sample drawn at random among them (`deduction.sample_rows`), and weighs each by how likely its
+holders were to make the attacks they were heard to make (`PlayerView.attacks`, with the rows as
+they were then), right or wrong: the latest ones, the further back the fewer the deals
+(`READING`, by the number of players in). For each attack and each deal, the attacker's own
+odds are counted as `expert` counts them: the rows of the others as everyone saw them then,
+less the tiles the attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored
+as `expert` scores them (chance times worth), and the one it named is taken as chosen by a
+softmax of those scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a
+person: the expert names its best attack, so a deal in which another attack scored clearly
+better weighs next to nothing, without being ruled out. Naming a tile it held weighs
+`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals that
+give it less their plain share: with every deal listed that is the weighed share itself, and
+with a sample the luck of the draw cancels out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
 exactly as `expert` does (`expert.choose_attack`): with no attack heard, or with `reading` off,
-it plays as `expert`. With three players in it reads only the latest `CROWD_HEARD` attacks
-over `CROWD_SAMPLES` deals, and with four none, to keep its decisions quick.
+it plays as `expert`. It does not read the go-on or stop choices, and it does not hide its own
+attacks any better than the expert.
 """
 
 from __future__ import annotations
@@ -26,33 +30,51 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
 from board_rules.coda.actions import Action
-from board_rules.coda.crowd import crowded, players_in
-from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, sample_rows
+from board_rules.coda.crowd import players_in
+from board_rules.coda.deduction import (
+    Deduction,
+    TileKey,
+    deduce_rows,
+    every_deal,
+    sample_rows,
+)
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.expert import FINISHING_HIT, choose_attack, informed_rows, play_expert
 from board_rules.coda.players import Strategy
 from board_rules.coda.seen import SeenAttack, SeenTile
 from board_rules.coda.state import Phase
-from board_rules.coda.tiles import Tile, Value, game_tiles
+from board_rules.coda.tiles import DASH, RANKS, Tile, Value, game_tiles
 from board_rules.coda.view import PlayerView
 
-SAMPLES: Final = 32
-"""Deals drawn for each attack decision."""
-HEARD: Final = 2
-"""The latest attacks read with two players in."""
-CROWD_SAMPLES: Final = 12
-CROWD_HEARD: Final = 2
-"""With three or more players in, the deals drawn and the latest attacks read: each attack read
-costs a deduction over every row but its attacker's, per deal."""
-MOST_READ: Final = 3
-"""With more players in than this, the master reads no attack and plays as `expert`: with four,
-reading even a few attacks took over a second a decision."""
-COMPUTER_TEMPERATURE: Final = 0.03
+
+@dataclass(frozen=True)
+class Reading:
+    """How much the master reads, by the number of players still in: each (attack read, tiles
+    its attacker held) costs one deduction over every row but the attacker's."""
+
+    exact_deals: int
+    """With at most this many consistent deals, every one is weighed, not a sample."""
+    samples: int
+    """The deals drawn when there are more."""
+    budget: int
+    """Deals times attacks read: the fewer the deals, the further back the master reads."""
+    least_heard: int
+    """The latest attacks read however many deals there are."""
+
+
+READING: Final = {
+    2: Reading(exact_deals=150, samples=32, budget=160, least_heard=2),
+    3: Reading(exact_deals=48, samples=12, budget=24, least_heard=2),
+    4: Reading(exact_deals=16, samples=8, budget=8, least_heard=1),
+}
+"""Chosen to keep a decision's 99th percentile under 100 ms on a loaded two-core machine."""
+COMPUTER_TEMPERATURE: Final = 0.003
 PERSON_TEMPERATURE: Final = 0.15
 """The softmax temperatures, in units of an attack's score (chance times worth)."""
 OWN_TILE: Final = 1e-3
@@ -105,20 +127,23 @@ def weighed_guesses(
     except InconsistentViewError:
         rows = {p: row for p, row in enumerate(view.rows) if p != view.viewer}
         exact = deduce_rows(rows, unseen)
-    heard = [a for a in view.attacks if a.attacker != view.viewer][-HEARD:]
-    samples = SAMPLES
-    if crowded(view):
-        heard, samples = heard[-CROWD_HEARD:], CROWD_SAMPLES
-    if not reading or not heard or len(players_in(view)) > MOST_READ:
+    heard = [a for a in view.attacks if a.attacker != view.viewer]
+    if not reading or not heard:
         return exact, list(exact.guesses())
-    deals = sample_rows(rows, unseen, rng, samples)
+    reading_of = READING[len(players_in(view))]
+    if exact.total <= reading_of.exact_deals:
+        deals = every_deal(rows, unseen)
+    else:
+        deals = sample_rows(rows, unseen, rng, reading_of.samples)
+    heard = heard[-max(reading_of.least_heard, reading_of.budget // len(deals)) :]
     logs = [_log_likelihood(view, deal, heard, persons) for deal in deals]
     top = max(logs)
     weights = [math.exp(log - top) for log in logs]
     total = math.fsum(weights)
     # The weighed share of the deals giving each (tile, value), less their plain share, added
     # to the exact chance: the deals drawn by chance cancel out, and with every deal weighing
-    # alike the chances are the exact ones.
+    # alike the chances are the exact ones. With every deal listed, the plain share is the
+    # exact chance and the result the weighed share itself.
     shift: dict[tuple[TileKey, Value], float] = defaultdict(float)
     for deal, weight in zip(deals, weights, strict=True):
         for key, tile in deal.items():
@@ -159,7 +184,10 @@ def _log_likelihood(
             total += math.log(OWN_TILE)
             continue
         heat = PERSON_TEMPERATURE if attacker in persons else COMPUTER_TEMPERATURE
-        total += _attack_log_chance(attack, held, view.advanced, heat)
+        # Only the tiles that could sit in a row it attacked change the attacker's count: the
+        # deals that differ in the others share one deduction.
+        telling = held & _could_be_attacked(attack, view.advanced)
+        total += _attack_log_chance(attack, telling, view.advanced, heat)
     return total
 
 
@@ -198,6 +226,30 @@ def _attack_log_chance(
     best = max(scores.values())
     spread = math.fsum(math.exp((score - best) / heat) for score in scores.values())
     return (chosen - best) / heat - math.log(spread)
+
+
+@lru_cache(maxsize=1024)
+def _could_be_attacked(attack: SeenAttack, advanced: bool) -> frozenset[Tile]:
+    """Every tile that could sit in a hidden tile of a row other than the attacker's, as the
+    table saw the rows before `attack`: by colour and between the revealed numbers around it."""
+    found: set[Tile] = set()
+    for player, row in enumerate(attack.rows):
+        if player == attack.attacker:
+            continue
+        ranks = [seen.tile.rank if seen.revealed and seen.tile else None for seen in row]
+        for index, seen in enumerate(row):
+            if seen.revealed:
+                continue
+            low = max((r for r in ranks[:index] if r is not None), default=-1)
+            high = min((r for r in ranks[index + 1 :] if r is not None), default=RANKS)
+            found.update(
+                tile
+                for rank in range(low + 1, high)
+                if (tile := Tile.from_rank(rank)).color is seen.color
+            )
+            if advanced:
+                found.add(Tile(seen.color, DASH))
+    return frozenset(found)
 
 
 def _informed(seen: SeenTile) -> SeenTile:

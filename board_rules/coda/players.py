@@ -64,8 +64,8 @@ class Level(Enum):
     """Plays like `hard`, reading more of the table and weighing its attacks by the race (see
     `board_rules.coda.expert`)."""
     MASTER = "master"
-    """Plays like `expert`, reading the opponents' hands from the attacks they choose and
-    choosing its own so as to tell less (see `board_rules.coda.master`)."""
+    """Plays like `expert`, reading the opponents' hands from the attacks they choose (see
+    `board_rules.coda.master`)."""
 
 
 def play_random(view: PlayerView, rng: random.Random) -> Action:

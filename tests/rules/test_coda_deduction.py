@@ -23,6 +23,7 @@ from board_rules.coda import (
     Value,
     deduce,
     deduce_rows,
+    every_deal,
     game_tiles,
     is_ordered,
     view_of,
@@ -209,6 +210,41 @@ def test_deduction_counts_exactly_what_brute_force_enumeration_counts(seed: int)
     total, counts = brute_force(rows, pool)
     found = deduce_rows(rows, pool)
     assert (found.total, {k: dict(v) for k, v in found.counts.items()}) == (total, counts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_every_deal_lists_each_deal_brute_force_finds_once(seed: int) -> None:
+    rows, pool = small_case(random.Random(seed))
+    slots = [(p, i) for p, row in rows.items() for i, s in enumerate(row) if s.value is None]
+    expected = {
+        tuple(deal)
+        for deal in itertools.permutations(sorted(pool, key=str), len(slots))
+        if _fits(rows, dict(zip(slots, deal, strict=True)))
+    }
+    if not expected:
+        with pytest.raises(InconsistentViewError):
+            every_deal(rows, pool)
+        return
+    listed = [tuple(deal[key] for key in slots) for deal in every_deal(rows, pool)]
+    assert sorted(listed, key=str) == sorted(expected, key=str)
+
+
+def _fits(rows: dict[int, tuple[SeenTile, ...]], given_: dict[tuple[int, int], Tile]) -> bool:
+    return all(
+        t.color is rows[p][i].color and t.value not in rows[p][i].misses
+        for (p, i), t in given_.items()
+    ) and all(
+        is_ordered(given_.get((p, i)) or s.tile for i, s in enumerate(row))  # type: ignore[misc]
+        for p, row in rows.items()
+    )
+
+
+def test_equal_tiles_hash_alike_and_the_26_tiles_all_differently() -> None:
+    every = game_tiles(advanced=True)
+    assert len({hash(tile) for tile in every}) == 26
+    assert all(hash(Tile.parse(str(tile))) == hash(tile) for tile in every)
+    assert len({*every, *(Tile.parse(str(tile)) for tile in every)}) == 26
 
 
 # Soundness on real play

@@ -13,10 +13,11 @@ import pytest
 
 from board_rules.coda import Attack, Color, Draw, Game, Level, TakeTiles, strategy, view_of
 from board_rules.coda.crowd import players_in
-from board_rules.coda.deduction import deduce, sample_rows
+from board_rules.coda.deduction import deduce, every_deal, sample_rows
 from board_rules.coda.expert import hit_worths, informed_deduction, informed_rows, play_expert
 from board_rules.coda.master import (
     OWN_TILE,
+    READING,
     _log_likelihood,
     play_master,
     play_unread,
@@ -192,13 +193,78 @@ def test_a_deal_in_which_expert_would_have_named_another_attack_weighs_next_to_n
     assert kept >= 5 and dropped >= 5
 
 
-def test_with_four_players_in_master_plays_as_expert() -> None:
-    compared = 0
-    for number, state in enumerate(states_of(4, 13)):
+@pytest.mark.parametrize("players", [3, 4])
+def test_with_three_or_four_players_in_master_reads_the_attacks(players: int) -> None:
+    moved = 0
+    states = [state for seed in (13, 14, 15) for state in states_of(players, seed)]
+    for number, state in enumerate(states):
         view = view_of(state, state.turn)
-        if state.phase is Phase.ATTACK and len(players_in(view)) == 4 and view.attacks:
-            assert play_master(view, random.Random(number)) == play_expert(
+        if state.phase is not Phase.ATTACK or len(players_in(view)) != players:
+            continue
+        if state.turn != 0 or not any(a.attacker != 0 for a in view.attacks):
+            continue
+        exact, guesses = weighed_guesses(view, random.Random(number))
+        plain = {(key, value): float(chance) for chance, key, value in exact.guesses()}
+        weighed = {(key, value): float(chance) for chance, key, value in guesses}
+        moved += any(
+            abs(weighed.get(guess, 0.0) - chance) > 1e-9 for guess, chance in plain.items()
+        )
+    assert moved >= 3
+
+
+def test_the_weighing_moves_belief_towards_the_opponents_true_tiles() -> None:
+    """Over the master's attack decisions in games against `expert`, the chance it gives the
+    value each hidden tile of the expert really has is higher, on average, once the deals are
+    weighed by the expert's attacks than by the plain count."""
+    plain_total = weighed_total = 0.0
+    decisions = 0
+    for seed in (31, 32, 33, 34, 35, 36):
+        for number, state in enumerate(states_of(2, seed)):
+            view = view_of(state, 0)
+            if state.phase is not Phase.ATTACK or state.turn != 0:
+                continue
+            if not any(a.attacker == 1 for a in view.attacks):
+                continue
+            exact, guesses = weighed_guesses(view, random.Random(number))
+            weighed = {(key, value): float(chance) for chance, key, value in guesses}
+            for key in exact.counts:
+                truth = state.rows[key[0]][key[1]].tile.value
+                plain_total += float(exact.probability(*key, truth))
+                weighed_total += weighed.get((key, truth), 0.0)
+            decisions += 1
+    assert decisions >= 25
+    # The plain count is right on average; the reading must add to it, by a clear margin.
+    assert weighed_total > 1.05 * plain_total
+
+
+def test_with_few_deals_every_one_is_weighed_and_the_chances_are_its_weighed_shares() -> None:
+    """When the consistent deals are few the master lists them all: its chances are then the
+    exact posterior, the same whatever the random stream."""
+    checked = 0
+    for state in states_of(2, 41):
+        view = view_of(state, state.turn)
+        if state.phase is not Phase.ATTACK or state.turn != 0:
+            continue
+        if not any(a.attacker == 1 for a in view.attacks):
+            continue
+        exact, first = weighed_guesses(view, random.Random(1))
+        if exact.total > READING[2].exact_deals:
+            continue
+        _, second = weighed_guesses(view, random.Random(2))
+        assert first == second
+        rows, unseen = informed_rows(view)
+        deals = every_deal(rows, unseen)
+        assert len(deals) == exact.total
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_master_decides_the_same_for_the_same_seed() -> None:
+    line_up = [strategy(Level.MASTER), strategy(Level.EXPERT)]
+    for number, state in enumerate(states_of(2, 51, advanced=True)):
+        view = view_of(state, state.turn)
+        if state.phase is Phase.ATTACK and state.turn == 0:
+            assert play_master(view, random.Random(number)) == play_master(
                 view, random.Random(number)
             )
-            compared += 1
-    assert compared >= 5
+    assert play_match(line_up, 4, random.Random(52)) == play_match(line_up, 4, random.Random(52))
