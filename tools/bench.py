@@ -39,7 +39,7 @@ from firmware.drivers.clock import SystemClock
 from firmware.drivers.console import DEFAULT_HOLDS
 from firmware.drivers.events import ConsoleButton
 from firmware.drivers.led_strip import DATA_PIN, Ws281xStrip
-from firmware.drivers.matrix import SWITCH_BOUNCE_MS
+from firmware.drivers.matrix import HELD_SCAN_MS, SWITCH_BOUNCE_MS
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.config import TableConfig
 from firmware.virtual.i2c import VirtualI2C
@@ -63,11 +63,11 @@ RETAP_PAUSE_S = 0.3
 RETAPS = 3
 POLL_S = 0.001
 """How often the driving thread looks; the figures come from timestamps, not from polling."""
-SCAN_S = 0.005
+SCAN_S = HELD_SCAN_MS / 1000
 """The matrix's scan period while a switch is held: a release is seen at most this late."""
-SCAN_QUIET_S = 3 * SCAN_S
-"""No pin read for three scan periods, once the release's debounce time is over: the scanner
-has gone back to waiting for an edge (it reads the columns when that time falls due)."""
+SCAN_QUIET_S = SCAN_S
+"""No pin read for a held switch's scan period, once the release's debounce time is over: the
+scanner has gone back to waiting for an edge (it reads the columns when that time falls due)."""
 PUSH_S = 0.06
 """How long the encoder is pushed to announce a clue: past its debounce, far from its hold."""
 NEW_HOLD_MARGIN_S = 0.2
