@@ -130,7 +130,11 @@ class SystemClock:
             heapq.heappush(self._queue, entry)
             if self._thread is None:
                 self._thread = self.progress.start(self._run)
-            self._wake.notify()
+            # Only a call that is now the first to fall due changes how long the scheduler
+            # waits: any later one would wake its thread for nothing (a wake-up costs far more
+            # than most calls).
+            if self._queue[0] is entry:
+                self._wake.notify()
         return entry
 
     def _run(self) -> None:
