@@ -16,6 +16,7 @@ from board_rules.codenames import Coord, Game, GiveClue, Phase, Touch, generate_
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.store import GameStore, TimedAction
 from firmware.virtual.mpr121 import VirtualTouchPanel
+from tools import bench
 from tools.bench import (
     HELD_CPU_BUDGET_PERCENT,
     TOUCH_CPU_BUDGET_MS,
@@ -170,12 +171,45 @@ def test_a_card_the_capacitive_pads_missed_is_touched_again(
         tmp_path, touches=2, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
     )
     assert len(missed) == 1
-    assert figures["retaps"] == 1
+    # At least that one: on a loaded machine a finger that did reach the chip may also wait
+    # past the player's patience, and be touched again as well.
+    assert figures["retaps"] >= 1
+    assert figures["unlit"] == 0
     assert figures["samples"]["touches"] == 2
     with GameStore(tmp_path) as store:
         latest = store.latest_game()
         assert latest is not None
         assert [str(timed.action) for timed in latest.actions][1] == f"touch {missed[0]}"
+
+
+def test_a_card_no_retap_lit_is_given_up_counted_and_touched_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every finger of the first touch is lost: the player gives that touch up, and the next
+    # move touches the same card again.
+    press = VirtualTouchPanel.press_pad
+    lost: list[Coord] = []
+
+    def first_touch_lost(panel: VirtualTouchPanel, coord: Coord) -> None:
+        if len(lost) <= bench.RETAPS:
+            lost.append(coord)
+            return
+        press(panel, coord)
+
+    monkeypatch.setattr(VirtualTouchPanel, "press_pad", first_touch_lost)
+    monkeypatch.setattr(bench, "RETAP_AFTER_S", 0.2)
+    monkeypatch.setattr(bench, "TIMEOUT_S", 3.0)
+    figures = measure_play(
+        tmp_path, touches=1, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
+    )
+    assert len(set(lost)) == 1
+    assert len(lost) == bench.RETAPS + 1
+    assert figures["unlit"] == 1
+    assert figures["samples"]["touches"] == 1
+    with GameStore(tmp_path) as store:
+        latest = store.latest_game()
+        assert latest is not None
+        assert [str(timed.action) for timed in latest.actions][1] == f"touch {lost[0]}"
 
 
 def test_each_figure_is_the_worse_of_the_two_measures() -> None:
