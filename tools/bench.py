@@ -500,9 +500,27 @@ class Player:
     def _new_game(self) -> None:
         vt = self._vt
         game, screen, sent = vt.table.game, vt.display.screen, vt.bus.bytes_written
-        vt.circuit.press_button(ConsoleButton.NEW)
         hold = DEFAULT_HOLDS[ConsoleButton.NEW] + NEW_HOLD_MARGIN_S
-        wait_until(lambda: vt.table.game is not game, "a new game", TIMEOUT_S + hold)
+        # On the capacitive pads a hold the table did not see (its reads stalled over the
+        # finger's arrival) is held again, as a player would; a switch's press is never lost.
+        holds = RETAPS + 1 if isinstance(vt.circuit, VirtualTouchPanel) else 1
+        for attempt in range(holds):
+            last = attempt == holds - 1
+            vt.circuit.press_button(ConsoleButton.NEW)
+            try:
+                wait_until(
+                    lambda: vt.table.game is not game,
+                    "a new game",
+                    TIMEOUT_S + hold if last else RETAP_AFTER_S + hold,
+                )
+            except BenchError:
+                if last:
+                    raise
+                vt.circuit.release_button(ConsoleButton.NEW)
+                time.sleep(RETAP_PAUSE_S)
+                self.retaps += 1
+                continue
+            break
         vt.circuit.release_button(ConsoleButton.NEW)
         released_at = time.monotonic()
         self._shown(screen, sent, "a new game")

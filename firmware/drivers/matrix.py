@@ -19,19 +19,22 @@ Any break restarts the confirmation, so the switch's bounce only delays the pres
 believed once the contact has been open for `debounce_ms` (`RELEASE_DEBOUNCE_MS` by default,
 twice the switch's rated bounce), so a bounce never ends a press early and never makes a second.
 
-While a switch is held down it is scanned every few milliseconds, since its release makes no
-falling edge. While every touched switch is only waiting out its debounce time, the scanner
-sleeps until the first one is due, with all rows low and the edge wake-up armed: a bounce that
-closes a contact again makes its column fall, which wakes a scan at once, and a fall on the
-column of a switch still waiting restarts its debounce time from the fall, so chatter is seen
-whether or not a scan happened to catch it. A scan woken by a fall only reads the columns at
-rest (unless a column fell that no closed switch explains, which needs a full scan to place),
-so that it writes no row: on the Pi, the falls a scan's own row writes make can reach the edge
-callback after the scan, and a scan that wrote rows would then wake itself again.
+Between scans the scanner always waits with all rows low and the edge wake-up armed. While a
+switch is held down it is scanned every `HELD_SCAN_MS`, since its release makes no falling
+edge; while every touched switch is only waiting out its confirmation or debounce time, the
+scanner sleeps until the first one is due. A fall on another column wakes a scan at once. A fall
+on the column of a switch held or waiting wakes nothing: it can only be that switch bouncing
+(closing again after a break), so it is noted, and the scan that falls due restarts that
+switch's time from the fall, so chatter is seen whether or not a scan happened to catch it, at
+no wake-up of its own. A scan woken by a fall only reads the columns at rest (unless a column
+fell that no closed switch explains, which needs a full scan to place), so that it writes no
+row: on the Pi, the falls a scan's own row writes make can reach the edge callback after the
+scan, and a scan that wrote rows would then wake itself again.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
-scan, the one that finds it; a held pad two row writes and seven reads a scan).
+scan, the one that finds it; a held pad two row writes and thirteen reads a scan, six of them
+the columns read again once it waits).
 """
 
 from __future__ import annotations
