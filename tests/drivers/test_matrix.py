@@ -451,6 +451,30 @@ def test_a_bounce_while_waiting_restarts_the_debounce_time_from_its_fall(rig: Ri
     assert rig.wait(0.001) == [PadPressed(C3, closed_again_at)]
 
 
+def test_a_bounce_of_a_switch_waiting_or_held_wakes_no_scan(rig: Rig) -> None:
+    rig.circuit.press_pad(C3)
+    rig.clock.advance(0)  # the wake-up scan finds it: its confirmation begins
+    reads = rig.circuit.reads
+    rig.clock.advance(0.010)
+    rig.circuit.release_pad(C3)
+    rig.clock.advance(0.001)  # time enough for the column to rise
+    bounced_at = rig.now
+    rig.circuit.press_pad(C3)  # its column falls again
+    rig.clock.advance(0.001)
+    assert rig.circuit.reads == reads  # noted, not scanned
+    # The scan due at the end of the confirmation restarts it from the fall.
+    assert rig.wait(bounced_at + DEBOUNCE_S - rig.now - 0.001) == []
+    assert rig.wait(0.002) == [PadPressed(C3, bounced_at)]
+    rig.clock.advance(0.001)  # past the scan that reported it
+    reads = rig.circuit.reads
+    rig.circuit.release_pad(C3)
+    rig.clock.advance(0.001)
+    rig.circuit.press_pad(C3)  # held, and bouncing open for a moment
+    rig.clock.advance(0.001)
+    assert rig.circuit.reads == reads
+    assert rig.wait(0.2) == []  # still held
+
+
 def test_a_second_pad_on_the_column_of_a_pad_waiting_is_found_when_it_is_due(rig: Rig) -> None:
     # No edge tells of it (the column is low already): the scan at the end of the debounce
     # time raises C3's row alone and sees C1 still holding the column.
