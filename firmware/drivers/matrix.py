@@ -436,9 +436,12 @@ class SwitchMatrix:
                 contact.raw = level
                 contact.raw_since = now
             elif contact.raw != contact.down and index % COLUMN_COUNT in falls:
-                # The column was open just before it fell: this switch, still waiting, may have
-                # bounced then, so its level counts from the fall.
-                contact.raw_since = max(contact.raw_since, falls[index % COLUMN_COUNT])
+                # The column was open just before it fell: this switch, still waiting, bounced.
+                # Closed now, it has been closed since the fall (a later break and close would
+                # have made a later fall). Open now, it closed at the fall and opened again when
+                # no edge tells: its release counts from this scan.
+                fell = falls[index % COLUMN_COUNT]
+                contact.raw_since = max(contact.raw_since, fell) if level else now
         settled = [contacts[index] for index in indices if self._due(contacts[index], now)]
         # Releases first, so that a scan reports a switch let go before one pressed. Pads are
         # counted only after both loops: a pad let go as another is pressed is not two at once.
