@@ -152,21 +152,34 @@ def test_the_capacitive_backend_is_benched_the_same_way(tmp_path: Path) -> None:
         assert sum(str(timed.action).startswith("touch") for timed in latest.actions) == 3
 
 
-def test_a_card_the_capacitive_pads_missed_is_touched_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The first finger never reaches the chip, as a touch lost to reads stalled over its
-    # arrival: the player lifts it and touches the card again instead of giving up.
+def lose_fingers(monkeypatch: pytest.MonkeyPatch, count: int) -> list[Coord]:
+    """The first `count` fingers never reach the chip, as touches lost to reads stalled over
+    their arrival; the list fills with the cards they were on."""
     press = VirtualTouchPanel.press_pad
-    missed: list[Coord] = []
+    lost: list[Coord] = []
 
-    def first_one_lost(panel: VirtualTouchPanel, coord: Coord) -> None:
-        if not missed:
-            missed.append(coord)
+    def losing(panel: VirtualTouchPanel, coord: Coord) -> None:
+        if len(lost) < count:
+            lost.append(coord)
             return
         press(panel, coord)
 
-    monkeypatch.setattr(VirtualTouchPanel, "press_pad", first_one_lost)
+    monkeypatch.setattr(VirtualTouchPanel, "press_pad", losing)
+    return lost
+
+
+def second_saved_action(state_dir: Path) -> str:
+    with GameStore(state_dir) as store:
+        latest = store.latest_game()
+        assert latest is not None
+        return str(latest.actions[1].action)
+
+
+def test_a_card_the_capacitive_pads_missed_is_touched_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The player lifts the finger and touches the card again instead of giving up.
+    missed = lose_fingers(monkeypatch, 1)
     figures = measure_play(
         tmp_path, touches=2, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
     )
@@ -176,10 +189,7 @@ def test_a_card_the_capacitive_pads_missed_is_touched_again(
     assert figures["retaps"] >= 1
     assert figures["unlit"] == 0
     assert figures["samples"]["touches"] == 2
-    with GameStore(tmp_path) as store:
-        latest = store.latest_game()
-        assert latest is not None
-        assert [str(timed.action) for timed in latest.actions][1] == f"touch {missed[0]}"
+    assert second_saved_action(tmp_path) == f"touch {missed[0]}"
 
 
 def test_a_card_no_retap_lit_is_given_up_counted_and_touched_later(
@@ -187,16 +197,7 @@ def test_a_card_no_retap_lit_is_given_up_counted_and_touched_later(
 ) -> None:
     # Every finger of the first touch is lost: the player gives that touch up, and the next
     # move touches the same card again.
-    press = VirtualTouchPanel.press_pad
-    lost: list[Coord] = []
-
-    def first_touch_lost(panel: VirtualTouchPanel, coord: Coord) -> None:
-        if len(lost) <= bench.RETAPS:
-            lost.append(coord)
-            return
-        press(panel, coord)
-
-    monkeypatch.setattr(VirtualTouchPanel, "press_pad", first_touch_lost)
+    lost = lose_fingers(monkeypatch, bench.RETAPS + 1)
     monkeypatch.setattr(bench, "RETAP_AFTER_S", 0.2)
     monkeypatch.setattr(bench, "TIMEOUT_S", 3.0)
     figures = measure_play(
@@ -206,10 +207,7 @@ def test_a_card_no_retap_lit_is_given_up_counted_and_touched_later(
     assert len(lost) == bench.RETAPS + 1
     assert figures["unlit"] == 1
     assert figures["samples"]["touches"] == 1
-    with GameStore(tmp_path) as store:
-        latest = store.latest_game()
-        assert latest is not None
-        assert [str(timed.action) for timed in latest.actions][1] == f"touch {lost[0]}"
+    assert second_saved_action(tmp_path) == f"touch {lost[0]}"
 
 
 def test_each_figure_is_the_worse_of_the_two_measures() -> None:
