@@ -152,6 +152,7 @@ def measure_touch_pads(
         },
         "false_guesses_mpr121": false_guesses,
         "retaps_mpr121": player.retaps,
+        "unlit_mpr121": player.unlit,
         "samples_mpr121": {"touches": len(led)},
     }
 

@@ -7,6 +7,7 @@ cover minutes of play without sleeping and give the same result every time.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import logging
@@ -113,7 +114,13 @@ class SystemClock:
         self._retry_s = retry_s
         self._queue: list[_Scheduled] = []
         self._sequence = itertools.count()
-        self._wake = threading.Condition()
+        self._lock = threading.Lock()
+        """Guards the queue and `_closed`; never held while the thread waits."""
+        self._signal = threading.Lock()
+        """Released to wake the scheduler, held while no wake-up is pending: one plain lock
+        acquired with a timeout is the cheapest wait there is (a `Condition` allocates a lock and
+        takes two more on every wait), and the thread waits once per delayed call."""
+        self._signal.acquire()
         self._thread: threading.Thread | None = None
         self._closed = False
         self.progress = Progress("clock")
@@ -124,14 +131,28 @@ class SystemClock:
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         entry = _Scheduled(_due(self._monotonic(), delay), next(self._sequence), callback)
-        with self._wake:
+        with self._lock:
             if self._closed:
                 raise RuntimeError("the clock is closed")
             heapq.heappush(self._queue, entry)
             if self._thread is None:
                 self._thread = self.progress.start(self._run)
-            self._wake.notify()
+            first = self._queue[0] is entry
+        # Only a call that is now the first to fall due changes how long the scheduler waits:
+        # any later one would wake its thread for nothing (a wake-up costs far more than most
+        # calls). A call made on the scheduler's own thread is seen as it looks again.
+        if first and threading.get_ident() != self._thread_ident():
+            self._wake()
         return entry
+
+    def _thread_ident(self) -> int | None:
+        thread = self._thread
+        return None if thread is None else thread.ident
+
+    def _wake(self) -> None:
+        """Wake the scheduler, or have its next wait return at once."""
+        with contextlib.suppress(RuntimeError):  # a wake-up is pending already
+            self._signal.release()
 
     def _run(self) -> None:
         failing = False
@@ -148,9 +169,8 @@ class SystemClock:
                     self.progress.working("the clock's scheduler, failing")
                     log.exception("the clock's scheduler failed; it goes on")
                     continue
-                with self._wake:
-                    if not self._closed:
-                        self._wake.wait(self._retry_s)
+                if not self._closed:
+                    self._signal.acquire(timeout=self._retry_s)
                 continue
             failing = False
             if entry is None:
@@ -165,25 +185,25 @@ class SystemClock:
 
     def _next_due(self) -> _Scheduled | None:
         """Wait until the first call falls due and take it off the queue; None once closed."""
-        with self._wake:
-            while not self._closed:
+        while True:
+            with self._lock:
+                if self._closed:
+                    return None
                 now = self._monotonic()
                 if self._queue and self._queue[0].due <= now:
                     return heapq.heappop(self._queue)
-                timeout = None
-                if self._queue:
-                    # A far (or infinite) due time would overflow the lock's timeout: wake up
-                    # now and then to look again instead.
-                    timeout = min(self._queue[0].due - now, LONGEST_WAIT_S)
-                self.progress.waiting()
-                self._wake.wait(timeout)
-            return None
+                # A far (or infinite) due time would overflow the lock's timeout: wake up now
+                # and then to look again instead.
+                timeout = min(self._queue[0].due - now, LONGEST_WAIT_S) if self._queue else -1
+            self.progress.waiting()
+            # A call made meanwhile that falls due first has released the signal: no wait then.
+            self._signal.acquire(timeout=timeout)
 
     def close(self) -> None:
         """Stop the scheduler thread; pending calls are dropped. Idempotent."""
-        with self._wake:
+        with self._lock:
             self._closed = True
-            self._wake.notify()
+        self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
 

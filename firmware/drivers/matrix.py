@@ -19,19 +19,22 @@ Any break restarts the confirmation, so the switch's bounce only delays the pres
 believed once the contact has been open for `debounce_ms` (`RELEASE_DEBOUNCE_MS` by default,
 twice the switch's rated bounce), so a bounce never ends a press early and never makes a second.
 
-While a switch is held down it is scanned every few milliseconds, since its release makes no
-falling edge. While every touched switch is only waiting out its debounce time, the scanner
-sleeps until the first one is due, with all rows low and the edge wake-up armed: a bounce that
-closes a contact again makes its column fall, which wakes a scan at once, and a fall on the
-column of a switch still waiting restarts its debounce time from the fall, so chatter is seen
-whether or not a scan happened to catch it. A scan woken by a fall only reads the columns at
-rest (unless a column fell that no closed switch explains, which needs a full scan to place),
-so that it writes no row: on the Pi, the falls a scan's own row writes make can reach the edge
-callback after the scan, and a scan that wrote rows would then wake itself again.
+Between scans the scanner always waits with all rows low and the edge wake-up armed. While a
+switch is held down it is scanned every `HELD_SCAN_MS`, since its release makes no falling
+edge; while every touched switch is only waiting out its confirmation or debounce time, the
+scanner sleeps until the first one is due. A fall on another column wakes a scan at once. A fall
+on the column of a switch held or waiting wakes nothing: it can only be that switch bouncing
+(closing again after a break), so it is noted, and the scan that falls due restarts that
+switch's time from the fall, so chatter is seen whether or not a scan happened to catch it, at
+no wake-up of its own. A scan woken by a fall only reads the columns at rest (unless a column
+fell that no closed switch explains, which needs a full scan to place), so that it writes no
+row: on the Pi, the falls a scan's own row writes make can reach the edge callback after the
+scan, and a scan that wrote rows would then wake itself again.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
-scan, the one that finds it; a held pad two row writes and seven reads a scan).
+scan, the one that finds it; a held pad two row writes and thirteen reads a scan, six of them
+the columns read again once it waits).
 """
 
 from __future__ import annotations
@@ -93,6 +96,12 @@ PRESS_CONFIRM_MS = LONGEST_GLITCH_MS + 2.0
 spare for a scan that runs late or a glitch caught as it began."""
 RELEASE_DEBOUNCE_MS = 2 * SWITCH_BOUNCE_MS
 """How long a contact must stay open to be released: twice the rated bounce."""
+HELD_SCAN_MS = 20.0
+"""How often a switch held down (its press believed) is scanned: its release makes no edge, so
+only a scan sees it, and each scan is a wake-up of the clock's thread (on a loaded 2-core VM
+130–230 µs, far more than the scan). A release is then believed at most this much plus the
+release debounce after the contact opened (30 ms): a release changes nothing a player sees, and
+every other switch's fall still wakes a scan at once."""
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
@@ -181,7 +190,7 @@ class SwitchMatrix:
         pin_factory: Factory | None = None,
         debounce_ms: float = RELEASE_DEBOUNCE_MS,
         press_confirm_ms: float = PRESS_CONFIRM_MS,
-        scan_interval_ms: float = 5.0,
+        scan_interval_ms: float = HELD_SCAN_MS,
         stuck_after_s: float = 10.0,
         stuck_scan_interval_ms: float = 50.0,
         settle_s: float = SETTLE_S,
@@ -222,6 +231,10 @@ class SwitchMatrix:
         self._timer: Timer | None = None
         self._falls: dict[int, float] = {}
         """Columns that fell while armed, and when (the clock's time): bounces to account for."""
+        self._quiet_columns: frozenset[int] = frozenset()
+        """Columns of switches held down or waiting out a confirmation or a release debounce: a
+        fall there is noted for the scan that falls due and wakes nothing (a bounce only
+        restarts a wait, and that scan reads every level it needs)."""
         self._armed_at: float | None = None
         """The pin factory's ticks when the scanner last armed: earlier falls are its own."""
         self._rows: list[DigitalOutputDevice] = []
@@ -300,8 +313,10 @@ class SwitchMatrix:
                 return
             if self._armed_at is not None and self._factory.ticks_diff(ticks, self._armed_at) < 0:
                 return
-            self._armed = False
             self._falls[column] = self._clock.monotonic()
+            if column in self._quiet_columns:
+                return
+            self._armed = False
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = self._clock.call_later(0.0, self._scan)
@@ -334,16 +349,18 @@ class SwitchMatrix:
             busy = [contacts[index] for index in self._touched]
             if not busy:
                 self._rearm()
-            elif any(contact.raw and contact.down for contact in busy):
+                return
+            # Waiting out a time: a scan when the first falls due.
+            delays = [
+                contact.raw_since + self._wait_s(contact) - now
+                for contact in busy
+                if contact.raw != contact.down
+            ]
+            if any(contact.raw and contact.down for contact in busy):
                 # Held down: only a scan sees it let go.
                 quiet = all(contact.stuck and contact.raw and contact.down for contact in busy)
-                interval = self._stuck_scan_interval_s if quiet else self._scan_interval_s
-                with self._state_lock:
-                    if not self._closed:
-                        self._timer = self._clock.call_later(interval, self._scan)
-            else:
-                first = min(contact.raw_since + self._wait_s(contact) for contact in busy)
-                self._arm(max(first - now, 0.0))
+                delays.append(self._stuck_scan_interval_s if quiet else self._scan_interval_s)
+            self._arm(max(min(delays), 0.0))
 
     def _wait_s(self, contact: _Contact) -> float:
         """How long `contact`'s level must last to count: a closing one the press confirmation,
@@ -362,29 +379,47 @@ class SwitchMatrix:
         self._arm(None)
 
     def _arm(self, delay: float | None) -> None:
-        """Wait with all rows low, woken by a column's fall or, unless None, after `delay`."""
+        """Wait with all rows low, woken by a column's fall (but for a quiet column's) or,
+        unless None, after `delay`."""
         self._wires.rest()
+        contacts = self._contacts
+        # A fall on the column of a switch held down can only be that switch bouncing open and
+        # closed again (its column was low already); on that of a switch waiting, a bounce that
+        # restarts its wait. Either is read by the scan that falls due.
+        quiet = frozenset(
+            index % COLUMN_COUNT
+            for index in self._touched
+            if contacts[index].raw or contacts[index].down
+        )
         with self._state_lock:
             if self._closed:
                 return
             self._armed = True
             self._armed_at = self._factory.ticks()
+            self._quiet_columns = quiet
             self._timer = None if delay is None else self._clock.call_later(delay, self._scan)
         # A switch that closed after the scan read its column but before we armed made its edge
         # while nobody listened; these reads happen once per wait, never while idle.
-        closed_columns = {
-            index % COLUMN_COUNT for index in self._touched if self._contacts[index].raw
-        }
-        if any(
-            low and column not in closed_columns
+        closed_columns = {index % COLUMN_COUNT for index in self._touched if contacts[index].raw}
+        fell = [
+            column
             for column, low in enumerate(self._wires.columns_low())
-        ):
-            with self._state_lock:
-                if self._armed and not self._closed:
-                    self._armed = False
-                    if self._timer is not None:
-                        self._timer.cancel()
-                    self._timer = self._clock.call_later(0.0, self._scan)
+            if low and column not in closed_columns
+        ]
+        if not fell:
+            return
+        with self._state_lock:
+            if not self._armed or self._closed:
+                return
+            now = self._clock.monotonic()
+            for column in fell:
+                self._falls[column] = now
+            if all(column in quiet for column in fell):
+                return  # bounces of switches waiting: their scan reads them when due
+            self._armed = False
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self._clock.call_later(0.0, self._scan)
 
     def _settle(
         self, now: float, found: set[int], falls: dict[int, float], events: list[MatrixEvent]
@@ -401,9 +436,12 @@ class SwitchMatrix:
                 contact.raw = level
                 contact.raw_since = now
             elif contact.raw != contact.down and index % COLUMN_COUNT in falls:
-                # The column was open just before it fell: this switch, still waiting, may have
-                # bounced then, so its level counts from the fall.
-                contact.raw_since = max(contact.raw_since, falls[index % COLUMN_COUNT])
+                # The column was open just before it fell: this switch, still waiting, bounced.
+                # Closed now, it has been closed since the fall (a later break and close would
+                # have made a later fall). Open now, it closed at the fall and opened again when
+                # no edge tells: its release counts from this scan.
+                fell = falls[index % COLUMN_COUNT]
+                contact.raw_since = max(contact.raw_since, fell) if level else now
         settled = [contacts[index] for index in indices if self._due(contacts[index], now)]
         # Releases first, so that a scan reports a switch let go before one pressed. Pads are
         # counted only after both loops: a pad let go as another is pressed is not two at once.

@@ -38,9 +38,13 @@ SCHEMA_VERSION = 2
 MATCHES_VERSION = 2
 """The version that added matches: each game belongs to the match it was played in."""
 READABLE_VERSIONS = (1, SCHEMA_VERSION)
-CHECKPOINT_PAGES: Final = 100
-"""The WAL is written back into the database once it holds this many pages (400 KiB at
-SQLite's 4 KiB pages): a tenth of SQLite's default, so that a small partition is not filled."""
+PAGE_SIZE: Final = 1024
+"""The page size of a new database: a save changes a few rows, and each page it touches goes to
+the WAL whole, so small pages send less to the card per action. SQLite fixes it when the file is
+first written: a database made with another size keeps it."""
+CHECKPOINT_BYTES: Final = 400 * 1024
+"""The WAL is written back into the database once it holds this much (a tenth of SQLite's
+default of 1000 pages of 4 KiB), so that a small partition is not filled."""
 WAL_LIMIT_BYTES: Final = 512 * 1024
 """The size the WAL is cut back to after a checkpoint (`journal_size_limit`); without it, the
 file keeps the largest size it ever had. A save is a few pages: the WAL stays under it."""
@@ -216,11 +220,14 @@ def _prepare(conn: sqlite3.Connection) -> None:
         # A newer firmware's database: this one cannot write it, so it is kept aside whole.
         raise DamagedDatabaseError(f"schema version {version} is not {SCHEMA_VERSION}")
     # Nothing is written when the database is ready: a full disk must not stop a resume.
+    # Before anything is written to a new file (an existing one keeps its own size).
+    conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
     if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
         conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     # Connection settings, not written to the file: a bounded WAL on a small partition.
-    conn.execute(f"PRAGMA wal_autocheckpoint={CHECKPOINT_PAGES}")
+    page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    conn.execute(f"PRAGMA wal_autocheckpoint={max(CHECKPOINT_BYTES // page_size, 1)}")
     conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
     if version == SCHEMA_VERSION:
         return

@@ -26,11 +26,11 @@ from firmware.drivers.events import (
     InputEvent,
     PadPressed,
 )
-from firmware.drivers.matrix import RELEASE_DEBOUNCE_MS
+from firmware.drivers.matrix import HELD_SCAN_MS, RELEASE_DEBOUNCE_MS
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.matrix_circuit import CountingPin, SwitchMatrixCircuit
 
-SCAN_S = 0.005
+SCAN_S = HELD_SCAN_MS / 1000  # a held switch's scan period: the resolution of its release's time
 
 UNDO = ConsoleButton.UNDO
 NEW = ConsoleButton.NEW

@@ -16,6 +16,7 @@ from board_rules.codenames import Coord, Game, GiveClue, Phase, Touch, generate_
 from firmware.drivers.oled import FULL_FRAME_BYTES
 from firmware.table.store import GameStore, TimedAction
 from firmware.virtual.mpr121 import VirtualTouchPanel
+from tools import bench
 from tools.bench import (
     HELD_CPU_BUDGET_PERCENT,
     TOUCH_CPU_BUDGET_MS,
@@ -151,32 +152,62 @@ def test_the_capacitive_backend_is_benched_the_same_way(tmp_path: Path) -> None:
         assert sum(str(timed.action).startswith("touch") for timed in latest.actions) == 3
 
 
+def lose_fingers(monkeypatch: pytest.MonkeyPatch, count: int) -> list[Coord]:
+    """The first `count` fingers never reach the chip, as touches lost to reads stalled over
+    their arrival; the list fills with the cards they were on."""
+    press = VirtualTouchPanel.press_pad
+    lost: list[Coord] = []
+
+    def losing(panel: VirtualTouchPanel, coord: Coord) -> None:
+        if len(lost) < count:
+            lost.append(coord)
+            return
+        press(panel, coord)
+
+    monkeypatch.setattr(VirtualTouchPanel, "press_pad", losing)
+    return lost
+
+
+def second_saved_action(state_dir: Path) -> str:
+    with GameStore(state_dir) as store:
+        latest = store.latest_game()
+        assert latest is not None
+        return str(latest.actions[1].action)
+
+
 def test_a_card_the_capacitive_pads_missed_is_touched_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The first finger never reaches the chip, as a touch lost to reads stalled over its
-    # arrival: the player lifts it and touches the card again instead of giving up. (On a loaded
-    # machine other touches may be lost the same way: each is counted.)
-    press = VirtualTouchPanel.press_pad
-    presses: list[Coord] = []
-
-    def first_one_lost(panel: VirtualTouchPanel, coord: Coord) -> None:
-        presses.append(coord)
-        if len(presses) > 1:
-            press(panel, coord)
-
-    monkeypatch.setattr(VirtualTouchPanel, "press_pad", first_one_lost)
+    # The player lifts the finger and touches the card again instead of giving up.
+    missed = lose_fingers(monkeypatch, 1)
     figures = measure_play(
         tmp_path, touches=2, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
     )
-    assert figures["samples"]["touches"] == 2
+    assert len(missed) == 1
+    # At least that one: on a loaded machine a finger that did reach the chip may also wait
+    # past the player's patience, and be touched again as well.
     assert figures["retaps"] >= 1
-    # One press per touch measured, one per touch again, and the held card's.
-    assert len(presses) == 2 + figures["retaps"] + 1
-    with GameStore(tmp_path) as store:
-        latest = store.latest_game()
-        assert latest is not None
-        assert [str(timed.action) for timed in latest.actions][1] == f"touch {presses[0]}"
+    assert figures["unlit"] == 0
+    assert figures["samples"]["touches"] == 2
+    assert second_saved_action(tmp_path) == f"touch {missed[0]}"
+
+
+def test_a_card_no_retap_lit_is_given_up_counted_and_touched_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every finger of the first touch is lost: the player gives that touch up, and the next
+    # move touches the same card again.
+    lost = lose_fingers(monkeypatch, bench.RETAPS + 1)
+    monkeypatch.setattr(bench, "RETAP_AFTER_S", 0.2)
+    monkeypatch.setattr(bench, "TIMEOUT_S", 3.0)
+    figures = measure_play(
+        tmp_path, touches=1, paced=False, idle_s=0.1, backend="mpr121", held_s=0.05
+    )
+    assert len(set(lost)) == 1
+    assert len(lost) == bench.RETAPS + 1
+    assert figures["unlit"] == 1
+    assert figures["samples"]["touches"] == 1
+    assert second_saved_action(tmp_path) == f"touch {lost[0]}"
 
 
 def test_each_figure_is_the_worse_of_the_two_measures() -> None:
