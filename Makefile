@@ -13,11 +13,11 @@ unexport PYTHONDONTWRITEBYTECODE
 
 # The venv: pip puts uv in it (the machine's pip where there is one, so the venv needs no pip of
 # its own), and uv resolves and installs `.[test]` in a few CPU seconds where pip takes over a
-# minute; its downloads stay in ~/.cache/uv for the next clone. The bytecode is compiled at
-# install, as pip does, so that no process pays for it later; pip is installed too, for the
-# scripts that read the venv with `pip freeze`.
+# minute; its downloads stay in ~/.cache/uv for the next clone. It leaves the bytecode to be
+# compiled at the first import, of only the modules imported (compiling all, as pip does, costs
+# more than the whole install); pip is installed too, for the scripts that run `pip freeze`.
 UV := $(VENV)/bin/uv
-UV_INSTALL := $(UV) pip install --quiet --native-tls --compile-bytecode --python $(PY)
+UV_INSTALL := $(UV) pip install --quiet --native-tls --python $(PY)
 PIP_INSTALL := install --quiet --disable-pip-version-check
 $(STAMP): pyproject.toml
 	test -x $(UV) || { python3 -m venv --without-pip $(VENV) && python3 -m pip --python $(PY) $(PIP_INSTALL) uv; } \
