@@ -7,9 +7,22 @@ STAMP := $(VENV)/.installed
 .PHONY: install uninstall service-test pi-userland pi-userland-all test-trixie provision-test
 .PHONY: cafe-demo cafe-service-test cafe-flood-bench
 
+# Every module compiled once and kept: with PYTHONDONTWRITEBYTECODE set, each test worker, mypy
+# and the site would compile the same modules again, and pytest rewrite every test file again.
+unexport PYTHONDONTWRITEBYTECODE
+
+# The venv: pip puts uv in it (the machine's pip where there is one, so the venv needs no pip of
+# its own), and uv resolves and installs `.[test]` in a few CPU seconds where pip takes over a
+# minute; its downloads stay in ~/.cache/uv for the next clone. It leaves the bytecode to be
+# compiled at the first import, of only the modules imported (compiling all, as pip does, costs
+# more than the whole install); pip is installed too, for the scripts that run `pip freeze`.
+UV := $(VENV)/bin/uv
+UV_INSTALL := $(UV) pip install --quiet --native-tls --python $(PY)
+PIP_INSTALL := install --quiet --disable-pip-version-check
 $(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	test -x $(UV) || { python3 -m venv --without-pip $(VENV) && python3 -m pip --python $(PY) $(PIP_INSTALL) uv; } \
+		|| { python3 -m venv $(VENV) && $(PY) -m pip $(PIP_INSTALL) uv; }
+	$(UV_INSTALL) -e '.[test]' pip
 	touch $@
 
 # The four checks at once, once the venv is there, each one's output printed whole as it ends:
@@ -40,12 +53,19 @@ typecheck: $(STAMP)
 # `make pytest` leaves out the tests marked slow (real processes, brokers, a browser: the list is
 # in tests/conftest.py), which `make test-slow` runs and CI runs after `make test`;
 # PYTEST_MARK= runs every test, as `make test-trixie` does.
+# Each worker collects every test itself: one collection in one process first leaves the test
+# files rewritten for pytest's asserts and every module compiled, which the workers then only
+# load, where from a fresh clone each would do it all again. Its errors are the run's own, so
+# the run that follows reports them.
 PYTEST_ARGS ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist worksteal
 PYTEST_MARK ?= not slow
+COLLECT_FIRST = $(if $(findstring -n ,$(PYTEST_ARGS)),$(VENV)/bin/pytest -qq --collect-only -m "$(1)" >/dev/null || true)
 pytest: $(STAMP)
+	$(call COLLECT_FIRST,$(PYTEST_MARK))
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS) -m "$(PYTEST_MARK)"
 
 test-slow: $(STAMP)
+	$(call COLLECT_FIRST,slow)
 	$(VENV)/bin/pytest -q $(PYTEST_ARGS) -m slow
 
 # The flake check (long: TEST_LOOP_RUNS times the suite, 10 by default): `make pytest` run again
@@ -99,7 +119,7 @@ key-contrast: $(STAMP)
 .PHONY: hardware
 HARDWARE_STAMP := $(VENV)/.hardware-installed
 $(HARDWARE_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[hardware]'
+	$(UV_INSTALL) -e '.[hardware]'
 	touch $@
 hardware: $(HARDWARE_STAMP)
 	$(PY) hardware/make_hardware.py
