@@ -164,9 +164,14 @@ def test_the_view_speaks_the_cafes_language(language: str) -> None:
             await wait_until(pilot, lambda: str(table.get_row("t1")[1]) == online)
             await wait_until(pilot, lambda: str(status.render()) == tables)
             assert app.title == title
-            # The footer offers quitting, and nothing of Textual's own (its words are English).
-            footer = [key.description for key in app.screen.query(FooterKey)]
-            assert footer == [quit_]
+
+            # The footer offers quitting, and nothing of Textual's own (its words are English);
+            # Textual composes its keys after the screen's bindings settle, so it is waited for.
+            def footer() -> list[str]:
+                return [key.description for key in app.screen.query(FooterKey)]
+
+            await wait_until(pilot, lambda: bool(footer()))
+            assert footer() == [quit_]
             await pilot.press("q")
         subscriber.close()
 
