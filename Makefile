@@ -20,7 +20,8 @@ UV := $(VENV)/bin/uv
 UV_INSTALL := $(UV) pip install --quiet --native-tls --python $(PY)
 PIP_INSTALL := install --quiet --disable-pip-version-check
 $(STAMP): pyproject.toml
-	test -x $(UV) || { python3 -m venv --without-pip $(VENV) && python3 -m pip --python $(PY) $(PIP_INSTALL) uv; } \
+	test -x $(UV) || { python3 -m pip --version >/dev/null 2>&1 && python3 -m venv --without-pip $(VENV) \
+		&& python3 -m pip --python $(PY) $(PIP_INSTALL) uv; } \
 		|| { python3 -m venv $(VENV) && $(PY) -m pip $(PIP_INSTALL) uv; }
 	$(UV_INSTALL) -e '.[test]' pip
 	touch $@

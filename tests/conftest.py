@@ -41,18 +41,36 @@ settings.register_profile("tests", deadline=None)
 settings.load_profile("tests")
 
 SLOW: tuple[str, ...] = (
-    # Whole games against the computer players, in the Coda app and as statistics.
+    # Whole games against the computer players, in the Coda app and as statistics, and the
+    # master's reading over many deals.
     "coda/test_coda_app.py",
+    "coda/test_coda_odds.py::test_after_a_game_the_review_lists",
     "rules/test_coda_players.py::test_hard_beats_random",
+    "rules/test_coda_players.py::test_every_level_plays_only_legal_actions",
+    "rules/test_coda_players.py::test_hard_beats_easy_most_of_the_time",
     "rules/test_coda_expert.py::test_the_expert_beats_hard",
+    "rules/test_coda_master.py",
+    # Deduction checked against brute-force enumeration, over many seeds.
+    "rules/test_coda_deduction.py::test_deduction_counts_exactly_what_brute_force",
+    "rules/test_coda_deduction.py::test_every_deal_lists_each_deal_brute_force",
+    "rules/test_coda_deduction.py::test_deduction_is_fast_enough_for_every_turn",
+    # A whole game played in the simulation's window, and every saved game exported and replayed.
+    "sim/test_sim_app.py::test_a_whole_short_game_then_a_new_one",
+    "cli/test_export_round_trip.py",
     # Real processes killed and restarted, real time on the real clock.
     "table/test_robustness.py",
     "tools/test_bench.py",
+    "tools/test_bench_touch_pads.py",
     "fleet/test_cafe_flood_bench.py",
+    "fleet/test_fleet_bench.py",
+    # The café's page in a real browser.
+    "fleet/test_cafe_web.py::test_the_page_follows_a_table_live",
+    "fleet/test_cafe_web_staff.py",
     # Physics and parts simulated over thousands of steps, and ngspice.
     "virtual/test_mpr121_physics.py",
     "drivers/test_matrix_part.py::test_no_glitch_of_1_us_to_1_ms_is_ever_a_press",
     "hardware/test_analog.py",
+    "hardware/test_schematic.py",
     "service/test_selftest_calibrate.py",
     # The install scripts run in fake Pi roots, one shell each.
     "service/test_install.py",
@@ -62,8 +80,8 @@ SLOW: tuple[str, ...] = (
     "cli/test_cloud_init.py::test_any_structure_reads_back_as_written",
     "cli/test_bad_input.py::test_a_random_config_document_is_checked_in_one_line",
 )
-"""The longest tests, by their node id's start under tests/, as `pytest --durations=60` found
-them: together about a quarter of the suite's time."""
+"""The tests that cost the most time, by their node id's start under tests/: the longest as
+`pytest --durations` finds them, and those that take the most processor time."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` chooses by the markers

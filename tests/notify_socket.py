@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-RECEIVE_TIMEOUT_S = 2.0
-"""Upper bound of a wait for a datagram that was already sent: it is there at once."""
+RECEIVE_TIMEOUT_S = 10.0
+"""Upper bound of a wait for a datagram: one already sent is there at once, and one a table's
+thread still owes can take seconds on a loaded machine. A bound, not a pause: a receive returns
+as soon as the datagram is there."""
 
 
 class NotifySocket:

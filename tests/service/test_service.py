@@ -33,6 +33,7 @@ from firmware.virtual.table import VirtualTable
 
 from ..conftest import TableFactory
 from ..fake_pi_root import fake_pi, missing_lines, needs_root, run_script
+from ..notify_socket import RECEIVE_TIMEOUT_S
 from ..paths import REPO
 from ..table_scripts import KEY_LINE
 
@@ -42,8 +43,6 @@ UNINSTALL = REPO / "systemd" / "uninstall.sh"
 PI_USERLAND = REPO / "systemd" / "pi_userland.sh"
 EXPOSURE_GOAL = 2.0
 """The bound for `systemd-analyze security` we hold units to (systemd-timesyncd scores 2.3)."""
-RECEIVE_TIMEOUT_S = 2.0
-"""Upper bound of each wait for a datagram; the loop sends every few hundredths of a second."""
 
 
 def unit_settings() -> dict[str, list[tuple[str, str]]]:
