@@ -6,7 +6,8 @@ printed as it ends, and the exit code is 1 if any run failed.
 
 The copies beside are load, not checks: they are started again whenever one ends, and stopped
 (their whole process group) once the counted runs are over. A failed run's whole output is kept
-in `.cache/test-loop/` and its failures are named on the line of its result.
+in `.cache/test-loop/` and its failures are named on the line of its result. SIGTERM or Ctrl-C
+stops the loop with every run it started.
 """
 
 from __future__ import annotations
@@ -97,21 +98,35 @@ def _stop_group(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run_once(number: int, runs: int, target: str) -> bool:
     """One counted run: its result on one line; a failed run's output kept in `LOGS`."""
     began = time.monotonic()
-    done = subprocess.run(
-        _make(target), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False
+    # Its own process group, as the copies beside have: a loop stopped halfway stops its workers.
+    process = subprocess.Popen(
+        _make(target),
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
+    try:
+        stdout, _ = process.communicate()
+    except BaseException:
+        _stop_group(process)
+        raise
     took = time.monotonic() - began
-    output = done.stdout.decode("utf-8", "replace")
-    if done.returncode == 0:
+    output = stdout.decode("utf-8", "replace")
+    if process.returncode == 0:
         print(f"run {number}/{runs}: passed in {took:.0f} s", flush=True)
         return True
     LOGS.mkdir(parents=True, exist_ok=True)
     log = LOGS / f"run-{number}.log"
     log.write_text(output, encoding="utf-8")
-    failures = FAILED_LINE.findall(output) or [f"exit code {done.returncode}"]
+    failures = FAILED_LINE.findall(output) or [f"exit code {process.returncode}"]
     print(
         f"run {number}/{runs}: FAILED in {took:.0f} s: {', '.join(failures)} (output: {log})",
         flush=True,
@@ -136,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{options.beside} copies of it running beside",
         flush=True,
     )
+    # SIGTERM ends the loop as Ctrl-C does: through the `with`, which stops every copy beside.
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     with Beside(options.beside, options.target) as beside:
         passed = sum(run_once(n, options.runs, options.target) for n in range(1, options.runs + 1))
         print(

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,8 @@ from tools import release_suite, test_loop
 from ..conftest import SLOW
 from ..paths import REPO
 
+WAIT_S = 30.0
+"""Bound on a wait for the stand-in runs to start or end; a passing test waits far less."""
 FAILING = "print('FAILED tests/x/test_y.py::test_z - AssertionError'); raise SystemExit(1)"
 BESIDE_OR_PASS = """
 import os, pathlib, sys, time
@@ -88,3 +93,39 @@ def test_ci_runs_the_fast_tests_the_slow_ones_and_all_of_them_under_trixie() -> 
     # The suite under Trixie leaves out no mark.
     source = Path(release_suite.__file__).read_text(encoding="utf-8")
     assert '"PYTEST_MARK=",' in source
+
+
+LOOP_STOPPED_HALFWAY = """
+import os, pathlib, sys, time
+sys.path.insert(0, sys.argv[1])
+from tools import test_loop
+pids = pathlib.Path(sys.argv[2])
+# Every run, counted or beside, notes its process id and runs until stopped.
+note = f"import os, time; open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\\\n'); time.sleep(120)"
+test_loop._make = lambda target: [sys.executable, "-c", note]
+sys.exit(test_loop.main(["--runs", "3", "--beside", "1"]))
+"""
+
+
+def test_sigterm_stops_the_loop_with_its_counted_run_and_the_copies_beside(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    loop = subprocess.Popen(
+        [sys.executable, "-c", LOOP_STOPPED_HALFWAY, str(REPO), str(pids)],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while len(noted(pids)) < 2:  # the counted run and the copy beside are both running
+            assert time.monotonic() < deadline, "the runs never started"
+            time.sleep(0.01)
+        loop.send_signal(signal.SIGTERM)
+        assert loop.wait(WAIT_S) == 128 + signal.SIGTERM
+    finally:
+        loop.kill()
+    for pid in noted(pids):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def noted(pids: Path) -> list[int]:
+    return [int(line) for line in pids.read_text().split()] if pids.exists() else []
