@@ -12,8 +12,7 @@ from firmware.cafe.subscriber import Subscriber
 from firmware.fleet.broker import BrokerAddress, Credentials
 from firmware.table.i18n import translations
 
-WAIT_S = 10.0
-"""Bound on the wait for paho's first attempt (it fails at once on a closed port)."""
+from .broker_helpers import WAIT_S
 
 UNREACHABLE = {
     "en": "cannot reach the broker mqtt://127.0.0.1:{port}; trying again",

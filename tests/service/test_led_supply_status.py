@@ -16,7 +16,7 @@ from firmware.virtual.table import VirtualTable
 from ..notify_socket import NotifySocket, path_notify_socket
 from ..table_scripts import STILL
 
-STATUS_WAIT_S = 10.0
+STATUS_WAIT_S = 30.0
 """Bound on the wait for a status the table owes: the sense's settle time and a loop turn."""
 
 
