@@ -63,7 +63,6 @@ SLOW: tuple[str, ...] = (
     "tools/test_bench_touch_pads.py",
     "fleet/test_cafe_flood_bench.py",
     "fleet/test_fleet_bench.py",
-    "fleet/test_cafe_demo.py::test_the_demo_starts_in_one_command",
     # The café's page in a real browser.
     "fleet/test_cafe_web.py::test_the_page_follows_a_table_live",
     "fleet/test_cafe_web_staff.py",

@@ -72,6 +72,9 @@ def make_move(vt: VirtualTable, move: str, rng: random.Random) -> None:
         own = [coord for coord in open_cards if state.key[coord].team is state.turn]
         pick = own if own and rng.random() < OWN_AGENT_ODDS else open_cards
         vt.press_pad(rng.choice(pick))
+        if state.phase is Phase.ENEMY_COVER:
+            # A touch only chooses the card to cover; DONE covers it (or, refused, is counted).
+            vt.press_button(ConsoleButton.DONE)
 
 
 @dataclass
