@@ -138,6 +138,27 @@ def every_deal(
     return [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
 
 
+def deduce_with_deals(
+    rows: Mapping[int, Sequence[SeenTile]],
+    unseen: Collection[Tile],
+    rng: random.Random,
+    every_up_to: int,
+    samples: int,
+) -> tuple[Deduction, list[dict[TileKey, Tile]]]:
+    """`deduce_rows`'s deduction and, from the same sweep, the deals: `every_deal`'s when they
+    number at most `every_up_to`, else `samples` drawn as `sample_rows` draws them."""
+    keys, sweep = _sweep_of(rows, unseen)
+    total, labels = sweep.tally()
+    if total == 0:
+        raise InconsistentViewError("no deal of the tiles fits what this player has seen")
+    counts: dict[TileKey, dict[Value, int]] = defaultdict(dict)
+    for (row_index, slot_index, tile), count in labels.items():
+        counts[keys[row_index][slot_index]][tile.value] = count
+    deals = sweep.every() if total <= every_up_to else sweep.sample(rng, samples)
+    found = [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
+    return Deduction(total=total, counts=dict(counts)), found
+
+
 @dataclass(frozen=True)
 class _Slot:
     """A hidden tile: the ranks it can take alone (colour, neighbours, misses), and the dash
@@ -185,6 +206,9 @@ class _Sweep:
         self.ranks = [r for r in range(RANKS) if Tile.from_rank(r) in unseen]
         self.end = tuple(len(row) for row in rows)
         self.arrive = cache(self._arrive)
+        self._laid: (
+            tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]] | None
+        ) = None
 
     def _arrive(
         self, row: int, slot: int, dashes: int
@@ -265,6 +289,33 @@ class _Sweep:
                 through[label] += ways_out
         return total, dict(through)
 
+    def tally(self) -> tuple[int, dict[Label, int]]:
+        """`count`'s figures from `_layers`, which `every` and `sample` then reuse: the paths
+        reaching each state forward, times the ways each edge's end completes."""
+        starts, edges, backs = self._layers()
+        through: dict[Label, int] = defaultdict(int)
+        layer: dict[State, int] = defaultdict(int)
+        total = 0
+        for state, labels in starts:
+            ways_out = backs[0].get(state, 0)
+            if ways_out:
+                layer[state] += 1
+                total += ways_out
+                for label in labels:
+                    through[label] += ways_out
+        for step, out in enumerate(edges):
+            back = backs[step + 1]
+            after_layer: dict[State, int] = defaultdict(int)
+            for state, ways in layer.items():
+                for after, labels in out[state]:
+                    ways_out = back.get(after, 0)
+                    if ways_out:
+                        after_layer[after] += ways
+                        for label in labels:
+                            through[label] += ways * ways_out
+            layer = after_layer
+        return total, dict(through)
+
     def every(self) -> list[list[Label]]:
         """Every complete filling, each once: the paths through the states that can still
         complete, walked depth first."""
@@ -293,7 +344,14 @@ class _Sweep:
         self,
     ) -> tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]]:
         """The starts, each rank's edges out of the states it reaches, and for each step the
-        number of ways each state completes."""
+        number of ways each state completes (worked out once per sweep)."""
+        if self._laid is None:
+            self._laid = self._lay()
+        return self._laid
+
+    def _lay(
+        self,
+    ) -> tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]]:
         starts = self._starts()
         edges: list[dict[State, list[Edge]]] = []
         layer = {state for state, _ in starts}
