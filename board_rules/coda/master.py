@@ -3,14 +3,19 @@ attacks say about it.
 
 Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
 the tiles it holds. The master takes the deals of the opponents' hidden tiles that fit the rows
-(`expert.informed_rows`): every one of them when they are few (`deduction.every_deal`), or a
-sample drawn at random among them (`deduction.sample_rows`), and weighs each by how likely its
-holders were to make the attacks they were heard to make (`PlayerView.attacks`, with the rows as
-they were then), right or wrong: the latest ones, the further back the fewer the deals
-(`READING`, by the number of players in). For each attack and each deal, the attacker's own
-odds are counted as `expert` counts them: the rows of the others as everyone saw them then,
-less the tiles the attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored
-as `expert` scores them (chance times worth), and the one it named is taken as chosen by a
+(`expert.informed_rows`): every one of them when they are few, or a sample drawn at random among
+them, both from the sweep that counts them (`deduction.deduce_with_deals`), and weighs each by
+how likely its holders were to make the attacks they were heard to make (`PlayerView.attacks`,
+with the rows as they were then), right or wrong: the latest ones, as far back as their
+deductions fit in a budget (`READING`, by the number of players in; each deduction costed by
+the size of its sweep, `_deduction_cost`), so the cheaper they are the further back it reads; if
+the latest attack alone does not fit, it is read over the deals that do. For each attack and
+each deal, the attacker's own odds are counted as `expert` counts them: the rows of the others
+as everyone saw them then, less the tiles the attacker held in that deal
+(`deduction.deduce_rows`; an attack heard never changes, so these odds are kept for later
+decisions). Its attacks are scored as `expert` scores them, chance times what a hit on each
+player was worth to it (with three or four players in, `crowd.worths_by_hidden`: the race share
+and the seats after the attacker, all public), and the one it named is taken as chosen by a
 softmax of those scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a
 person: the expert names its best attack, so a deal in which another attack scored clearly
 better weighs next to nothing, without being ruled out. Naming a tile it held weighs
@@ -63,8 +68,8 @@ class Reading:
     """The deals drawn when there are more."""
     budget: int
     """The deductions of the attackers' odds one decision may make, in `_deduction_cost`'s
-    units (about 24 microseconds each on a Raspberry Pi 4's or a laptop's core): the cheaper
-    each, the further back the master reads."""
+    units (about 24 microseconds of processor time each on the machine of docs/coda.md's
+    table): the cheaper each, the further back the master reads."""
 
 
 READING: Final = {
@@ -72,7 +77,7 @@ READING: Final = {
     3: Reading(exact_deals=48, samples=12, budget=2000),
     4: Reading(exact_deals=16, samples=8, budget=2000),
 }
-"""Chosen to keep a decision's 99th percentile under 100 ms on a loaded two-core machine."""
+"""About 50 to 80 ms of reading on that machine at most, the deals' sweep aside."""
 DEDUCTION_OVERHEAD: Final = 10
 """What any deduction costs besides its sweep, in `_deduction_cost`'s units."""
 ODDS_KEPT: Final = 20_000
