@@ -104,7 +104,11 @@ def deduce_rows(rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]
     """Deduce the hidden tiles (value None) of `rows`, given the tiles nobody in them shows
     that are still `unseen`; raises `InconsistentViewError` if no deal fits."""
     keys, sweep = _sweep_of(rows, unseen)
-    total, labels = sweep.count()
+    return _deduction(keys, *sweep.count())
+
+
+def _deduction(keys: list[list[TileKey]], total: int, labels: Mapping[Label, int]) -> Deduction:
+    """The deduction a sweep's count gives, its slots named by `keys`."""
     if total == 0:
         raise InconsistentViewError("no deal of the tiles fits what this player has seen")
     counts: dict[TileKey, dict[Value, int]] = defaultdict(dict)
@@ -148,15 +152,9 @@ def deduce_with_deals(
     """`deduce_rows`'s deduction and, from the same sweep, the deals: `every_deal`'s when they
     number at most `every_up_to`, else `samples` drawn as `sample_rows` draws them."""
     keys, sweep = _sweep_of(rows, unseen)
-    total, labels = sweep.tally()
-    if total == 0:
-        raise InconsistentViewError("no deal of the tiles fits what this player has seen")
-    counts: dict[TileKey, dict[Value, int]] = defaultdict(dict)
-    for (row_index, slot_index, tile), count in labels.items():
-        counts[keys[row_index][slot_index]][tile.value] = count
-    deals = sweep.every() if total <= every_up_to else sweep.sample(rng, samples)
-    found = [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
-    return Deduction(total=total, counts=dict(counts)), found
+    found = _deduction(keys, *sweep.tally())
+    deals = sweep.every() if found.total <= every_up_to else sweep.sample(rng, samples)
+    return found, [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
 
 
 @dataclass(frozen=True)
