@@ -65,16 +65,21 @@ def crowded(view: PlayerView) -> bool:
 def hit_worths(view: PlayerView) -> dict[int, float]:
     """What a hit on each opponent still in is worth to the viewer, in its own hidden tiles
     (see the module docstring); for three or more players in."""
-    me = view.viewer
     hidden = {player: len(view.hidden(player)) for player in players_in(view)}
-    hidden[me] += len(view.hand)
+    hidden[view.viewer] += len(view.hand)
+    return worths_by_hidden(hidden, view.viewer, view.players)
+
+
+def worths_by_hidden(hidden: dict[int, int], me: int, players: int) -> dict[int, float]:
+    """`hit_worths` from the hidden tiles of every player in (`me`'s drawn tile counted), `me`
+    the attacker at a table of `players`: what any player can work out for any attacker."""
     base = _share(hidden, me)
     one_more = _share({**hidden, me: hidden[me] + 1}, me) - base
     worths = {}
     for player, count in hidden.items():
         if player != me:
             gain = _share({**hidden, player: count - 1}, me) - base
-            seats_after = (player - me) % view.players
+            seats_after = (player - me) % players
             worths[player] = gain / one_more * float(LATER_SEAT**seats_after)
     return worths
 

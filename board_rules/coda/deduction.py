@@ -104,7 +104,11 @@ def deduce_rows(rows: Mapping[int, Sequence[SeenTile]], unseen: Collection[Tile]
     """Deduce the hidden tiles (value None) of `rows`, given the tiles nobody in them shows
     that are still `unseen`; raises `InconsistentViewError` if no deal fits."""
     keys, sweep = _sweep_of(rows, unseen)
-    total, labels = sweep.count()
+    return _deduction(keys, *sweep.count())
+
+
+def _deduction(keys: list[list[TileKey]], total: int, labels: Mapping[Label, int]) -> Deduction:
+    """The deduction a sweep's count gives, its slots named by `keys`."""
     if total == 0:
         raise InconsistentViewError("no deal of the tiles fits what this player has seen")
     counts: dict[TileKey, dict[Value, int]] = defaultdict(dict)
@@ -136,6 +140,21 @@ def every_deal(
     keys, sweep = _sweep_of(rows, unseen)
     deals = sweep.every()
     return [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
+
+
+def deduce_with_deals(
+    rows: Mapping[int, Sequence[SeenTile]],
+    unseen: Collection[Tile],
+    rng: random.Random,
+    every_up_to: int,
+    samples: int,
+) -> tuple[Deduction, list[dict[TileKey, Tile]]]:
+    """`deduce_rows`'s deduction and, from the same sweep, the deals: `every_deal`'s when they
+    number at most `every_up_to`, else `samples` drawn as `sample_rows` draws them."""
+    keys, sweep = _sweep_of(rows, unseen)
+    found = _deduction(keys, *sweep.tally())
+    deals = sweep.every() if found.total <= every_up_to else sweep.sample(rng, samples)
+    return found, [{keys[row][slot]: tile for row, slot, tile in deal} for deal in deals]
 
 
 @dataclass(frozen=True)
@@ -185,6 +204,9 @@ class _Sweep:
         self.ranks = [r for r in range(RANKS) if Tile.from_rank(r) in unseen]
         self.end = tuple(len(row) for row in rows)
         self.arrive = cache(self._arrive)
+        self._laid: (
+            tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]] | None
+        ) = None
 
     def _arrive(
         self, row: int, slot: int, dashes: int
@@ -265,6 +287,33 @@ class _Sweep:
                 through[label] += ways_out
         return total, dict(through)
 
+    def tally(self) -> tuple[int, dict[Label, int]]:
+        """`count`'s figures from `_layers`, which `every` and `sample` then reuse: the paths
+        reaching each state forward, times the ways each edge's end completes."""
+        starts, edges, backs = self._layers()
+        through: dict[Label, int] = defaultdict(int)
+        layer: dict[State, int] = defaultdict(int)
+        total = 0
+        for state, labels in starts:
+            ways_out = backs[0].get(state, 0)
+            if ways_out:
+                layer[state] += 1
+                total += ways_out
+                for label in labels:
+                    through[label] += ways_out
+        for step, out in enumerate(edges):
+            back = backs[step + 1]
+            after_layer: dict[State, int] = defaultdict(int)
+            for state, ways in layer.items():
+                for after, labels in out[state]:
+                    ways_out = back.get(after, 0)
+                    if ways_out:
+                        after_layer[after] += ways
+                        for label in labels:
+                            through[label] += ways * ways_out
+            layer = after_layer
+        return total, dict(through)
+
     def every(self) -> list[list[Label]]:
         """Every complete filling, each once: the paths through the states that can still
         complete, walked depth first."""
@@ -293,7 +342,14 @@ class _Sweep:
         self,
     ) -> tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]]:
         """The starts, each rank's edges out of the states it reaches, and for each step the
-        number of ways each state completes."""
+        number of ways each state completes (worked out once per sweep)."""
+        if self._laid is None:
+            self._laid = self._lay()
+        return self._laid
+
+    def _lay(
+        self,
+    ) -> tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]]:
         starts = self._starts()
         edges: list[dict[State, list[Edge]]] = []
         layer = {state for state, _ in starts}

@@ -3,14 +3,19 @@ attacks say about it.
 
 Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
 the tiles it holds. The master takes the deals of the opponents' hidden tiles that fit the rows
-(`expert.informed_rows`): every one of them when they are few (`deduction.every_deal`), or a
-sample drawn at random among them (`deduction.sample_rows`), and weighs each by how likely its
-holders were to make the attacks they were heard to make (`PlayerView.attacks`, with the rows as
-they were then), right or wrong: the latest ones, the further back the fewer the deals
-(`READING`, by the number of players in). For each attack and each deal, the attacker's own
-odds are counted as `expert` counts them: the rows of the others as everyone saw them then,
-less the tiles the attacker held in that deal (`deduction.deduce_rows`). Its attacks are scored
-as `expert` scores them (chance times worth), and the one it named is taken as chosen by a
+(`expert.informed_rows`): every one of them when they are few, or a sample drawn at random among
+them, both from the sweep that counts them (`deduction.deduce_with_deals`), and weighs each by
+how likely its holders were to make the attacks they were heard to make (`PlayerView.attacks`,
+with the rows as they were then), right or wrong: the latest ones, as far back as their
+deductions fit in a budget (`READING`, by the number of players in; each deduction costed by
+the size of its sweep, `_deduction_cost`), so the cheaper they are the further back it reads; if
+the latest attack alone does not fit, it is read over the deals that do. For each attack and
+each deal, the attacker's own odds are counted as `expert` counts them: the rows of the others
+as everyone saw them then, less the tiles the attacker held in that deal
+(`deduction.deduce_rows`; an attack heard never changes, so these odds are kept for later
+decisions). Its attacks are scored as `expert` scores them, chance times what a hit on each
+player was worth to it (with three or four players in, `crowd.worths_by_hidden`: the race share
+and the seats after the attacker, all public), and the one it named is taken as chosen by a
 softmax of those scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a
 person: the expert names its best attack, so a deal in which another attack scored clearly
 better weighs next to nothing, without being ruled out. Naming a tile it held weighs
@@ -36,16 +41,16 @@ from functools import lru_cache
 from typing import Final
 
 from board_rules.coda.actions import Action
-from board_rules.coda.crowd import players_in
-from board_rules.coda.deduction import (
-    Deduction,
-    TileKey,
-    deduce_rows,
-    every_deal,
-    sample_rows,
-)
+from board_rules.coda.crowd import players_in, worths_by_hidden
+from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, deduce_with_deals
 from board_rules.coda.errors import InconsistentViewError
-from board_rules.coda.expert import FINISHING_HIT, choose_attack, informed_rows, play_expert
+from board_rules.coda.expert import (
+    FINISHING_HIT,
+    choose_attack,
+    informed_deduction,
+    informed_rows,
+    play_expert,
+)
 from board_rules.coda.players import Strategy
 from board_rules.coda.seen import SeenAttack, SeenTile
 from board_rules.coda.state import Phase
@@ -55,25 +60,28 @@ from board_rules.coda.view import PlayerView
 
 @dataclass(frozen=True)
 class Reading:
-    """How much the master reads, by the number of players still in: each (attack read, tiles
-    its attacker held) costs one deduction over every row but the attacker's."""
+    """How much the master reads, by the number of players still in."""
 
     exact_deals: int
     """With at most this many consistent deals, every one is weighed, not a sample."""
     samples: int
     """The deals drawn when there are more."""
     budget: int
-    """Deals times attacks read: the fewer the deals, the further back the master reads."""
-    least_heard: int
-    """The latest attacks read however many deals there are."""
+    """The deductions of the attackers' odds one decision may make, in `_deduction_cost`'s
+    units (about 24 microseconds of processor time each on the machine of docs/coda.md's
+    table): the cheaper each, the further back the master reads."""
 
 
 READING: Final = {
-    2: Reading(exact_deals=150, samples=32, budget=160, least_heard=2),
-    3: Reading(exact_deals=48, samples=12, budget=24, least_heard=2),
-    4: Reading(exact_deals=16, samples=8, budget=8, least_heard=1),
+    2: Reading(exact_deals=150, samples=32, budget=3200),
+    3: Reading(exact_deals=48, samples=12, budget=2000),
+    4: Reading(exact_deals=16, samples=8, budget=2000),
 }
-"""Chosen to keep a decision's 99th percentile under 100 ms on a loaded two-core machine."""
+"""About 50 to 80 ms of reading on that machine at most, the deals' sweep aside."""
+DEDUCTION_OVERHEAD: Final = 10
+"""What any deduction costs besides its sweep, in `_deduction_cost`'s units."""
+ODDS_KEPT: Final = 20_000
+"""The most attackers' odds kept between decisions."""
 COMPUTER_TEMPERATURE: Final = 0.003
 PERSON_TEMPERATURE: Final = 0.15
 """The softmax temperatures, in units of an attack's score (chance times worth)."""
@@ -122,21 +130,22 @@ def weighed_guesses(
     the deals are weighed by the opponents' attacks (see the module docstring), likeliest
     first; without `reading` or any attack heard, the exact chances."""
     rows, unseen = informed_rows(view)
-    try:
-        exact = deduce_rows(rows, unseen)
-    except InconsistentViewError:
-        rows = {p: row for p, row in enumerate(view.rows) if p != view.viewer}
-        exact = deduce_rows(rows, unseen)
     heard = [a for a in view.attacks if a.attacker != view.viewer]
     if not reading or not heard:
+        exact = informed_deduction(view)
         return exact, list(exact.guesses())
     reading_of = READING[len(players_in(view))]
-    if exact.total <= reading_of.exact_deals:
-        deals = every_deal(rows, unseen)
-    else:
-        deals = sample_rows(rows, unseen, rng, reading_of.samples)
-    heard = heard[-max(reading_of.least_heard, reading_of.budget // len(deals)) :]
-    logs = [_log_likelihood(view, deal, heard, persons) for deal in deals]
+    try:
+        exact, deals = deduce_with_deals(
+            rows, unseen, rng, reading_of.exact_deals, reading_of.samples
+        )
+    except InconsistentViewError:
+        rows = {p: row for p, row in enumerate(view.rows) if p != view.viewer}
+        exact, deals = deduce_with_deals(
+            rows, unseen, rng, reading_of.exact_deals, reading_of.samples
+        )
+    deals, read = _within_budget(view, deals, heard, reading_of.budget)
+    logs = _weigh(read, persons, view.advanced) or [0.0] * len(deals)
     top = max(logs)
     weights = [math.exp(log - top) for log in logs]
     total = math.fsum(weights)
@@ -163,36 +172,139 @@ def weighed_guesses(
     return exact, found
 
 
+def _within_budget(
+    view: PlayerView,
+    deals: list[dict[TileKey, Tile]],
+    heard: Sequence[SeenAttack],
+    budget: int,
+) -> tuple[list[dict[TileKey, Tile]], list[tuple[SeenAttack, list[frozenset[Tile] | None]]]]:
+    """The deals to weigh, and the attacks to weigh them by with each deal's telling tiles
+    (`_telling`): the latest attacks first, as long as their deductions, each distinct one
+    costed by `_deduction_cost`, fit in `budget`. If the latest one alone does not fit, it is
+    read over only the deals whose deductions fit, the first ones drawn."""
+    spent = 0
+    read: list[tuple[SeenAttack, list[frozenset[Tile] | None]]] = []
+    for attack in reversed(heard):
+        cost = _deduction_cost(attack, view.advanced)
+        tellings = [_telling(view, deal, attack) for deal in deals]
+        distinct = list(dict.fromkeys(t for t in tellings if t is not None))
+        if spent + cost * len(distinct) <= budget:
+            spent += cost * len(distinct)
+            read.append((attack, tellings))
+            continue
+        if not read:
+            affordable = set(distinct[: max(1, budget // cost)])
+            kept = [
+                index
+                for index, telling in enumerate(tellings)
+                if telling is None or telling in affordable
+            ]
+            deals = [deals[index] for index in kept]
+            read.append((attack, [tellings[index] for index in kept]))
+        break
+    return deals, read[::-1]
+
+
+def _telling(
+    view: PlayerView, deal: Mapping[TileKey, Tile], attack: SeenAttack
+) -> frozenset[Tile] | None:
+    """The tiles of the attacker's hand in `deal` that change its count for `attack` (those that
+    could sit in a row it could attack: the deals that differ in the others share one
+    deduction), or None when it named a tile it held."""
+    attacker = attack.attacker
+    held = frozenset(
+        tile
+        for index, seen in enumerate(view.rows[attacker])
+        if seen.label <= attack.held
+        and (tile := seen.tile if seen.tile is not None else deal.get((attacker, index)))
+        is not None
+    )
+    if Tile(attack.rows[attack.player][attack.index].color, attack.value) in held:
+        return None
+    return held & _could_be_attacked(attack, view.advanced)
+
+
+def _deduction_cost(attack: SeenAttack, advanced: bool) -> int:
+    """What one deduction of the attacker's odds costs, in the units of `Reading.budget`: the
+    sweep's states (each row's hidden tiles plus one, multiplied, four times over for the
+    dashes) times the rows plus one, and `DEDUCTION_OVERHEAD`."""
+    states, rows = 1, 0
+    for player, row in enumerate(attack.rows):
+        hidden = sum(1 for seen in row if not seen.revealed)
+        if player != attack.attacker and hidden:
+            states *= hidden + 1
+            rows += 1
+    return states * (4 if advanced else 1) * (rows + 1) + DEDUCTION_OVERHEAD
+
+
 def _log_likelihood(
     view: PlayerView,
     deal: Mapping[TileKey, Tile],
     heard: Sequence[SeenAttack],
     persons: frozenset[int],
 ) -> float:
-    total = 0.0
-    for attack in heard:
-        attacker = attack.attacker
-        held = frozenset(
-            tile
-            for index, seen in enumerate(view.rows[attacker])
-            if seen.label <= attack.held
-            and (tile := seen.tile if seen.tile is not None else deal.get((attacker, index)))
-            is not None
-        )
-        named = Tile(attack.rows[attack.player][attack.index].color, attack.value)
-        if named in held:
-            total += math.log(OWN_TILE)
-            continue
-        heat = PERSON_TEMPERATURE if attacker in persons else COMPUTER_TEMPERATURE
-        # Only the tiles that could sit in a row it attacked change the attacker's count: the
-        # deals that differ in the others share one deduction.
-        telling = held & _could_be_attacked(attack, view.advanced)
-        total += _attack_log_chance(attack, telling, view.advanced, heat)
-    return total
+    """The log of the chance that the holders of `deal` made the attacks `heard`."""
+    return _weigh(
+        [(attack, [_telling(view, deal, attack)]) for attack in heard], persons, view.advanced
+    )[0]
 
 
-@lru_cache(maxsize=8192)
+def _weigh(
+    read: Sequence[tuple[SeenAttack, Sequence[frozenset[Tile] | None]]],
+    persons: frozenset[int],
+    advanced: bool,
+) -> list[float]:
+    """For each deal, the log of the chance its holders made the attacks `read`, given each
+    deal's telling tiles for each attack."""
+    logs: list[float] = []
+    for attack, tellings in read:
+        heat = PERSON_TEMPERATURE if attack.attacker in persons else COMPUTER_TEMPERATURE
+        if not logs:
+            logs = [0.0] * len(tellings)
+        for index, telling in enumerate(tellings):
+            if telling is None:
+                logs[index] += math.log(OWN_TILE)
+            else:
+                logs[index] += _attack_log_chance(attack, telling, advanced, heat)
+    return logs
+
+
+_ODDS: Final[dict[tuple[SeenAttack, frozenset[Tile], bool, float], float]] = {}
+"""`_attack_log_chance`'s results: an attack heard never changes, so its odds for a hand hold
+for every later decision (cleared when it grows past `ODDS_KEPT`)."""
+
+
 def _attack_log_chance(
+    attack: SeenAttack, held: frozenset[Tile], advanced: bool, heat: float
+) -> float:
+    key = (attack, held, advanced, heat)
+    found = _ODDS.get(key)
+    if found is None:
+        if len(_ODDS) >= ODDS_KEPT:
+            _ODDS.clear()
+        found = _ODDS[key] = _count_attack_log_chance(attack, held, advanced, heat)
+    return found
+
+
+def _worths(attack: SeenAttack) -> dict[int, float]:
+    """What a hit on each other player still in was worth to the attacker, as `expert` counts
+    it (`expert.hit_worths`) from what everyone saw."""
+    hidden = {
+        player: count
+        for player, row in enumerate(attack.rows)
+        if (count := sum(1 for seen in row if not seen.revealed))
+    }
+    if len(hidden) >= 3:
+        hidden[attack.attacker] += attack.held - len(attack.rows[attack.attacker])
+        return worths_by_hidden(hidden, attack.attacker, len(attack.rows))
+    return {
+        player: float(FINISHING_HIT) if count == 1 else 1.0
+        for player, count in hidden.items()
+        if player != attack.attacker
+    }
+
+
+def _count_attack_log_chance(
     attack: SeenAttack, held: frozenset[Tile], advanced: bool, heat: float
 ) -> float:
     """The log of the chance that an `expert` holding `held` makes `attack`: a softmax of its
@@ -208,13 +320,7 @@ def _attack_log_chance(
         found = deduce_rows(rows, unseen)
     except InconsistentViewError:
         return math.log(OWN_TILE)
-    racing = sum(1 for row in attack.rows if any(not seen.revealed for seen in row)) <= 2
-    worths = {
-        player: float(FINISHING_HIT)
-        if racing and sum(1 for seen in row if not seen.revealed) == 1
-        else 1.0
-        for player, row in rows.items()
-    }
+    worths = _worths(attack)
     scores = {
         (key, value): count / found.total * worths[key[0]]
         for key, counts in found.counts.items()

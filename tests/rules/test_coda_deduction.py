@@ -28,6 +28,7 @@ from board_rules.coda import (
     is_ordered,
     view_of,
 )
+from board_rules.coda.deduction import deduce_with_deals, sample_rows
 
 from ..coda_helpers import random_play, tiles
 
@@ -228,6 +229,25 @@ def test_every_deal_lists_each_deal_brute_force_finds_once(seed: int) -> None:
         return
     listed = [tuple(deal[key] for key in slots) for deal in every_deal(rows, pool)]
     assert sorted(listed, key=str) == sorted(expected, key=str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_one_sweep_gives_the_same_deduction_and_deals_as_the_separate_calls(seed: int) -> None:
+    rows, pool = small_case(random.Random(seed))
+    try:
+        expected = deduce_rows(rows, pool)
+    except InconsistentViewError:
+        with pytest.raises(InconsistentViewError):
+            deduce_with_deals(rows, pool, random.Random(1), 4, 3)
+        return
+    every_up_to = seed % 8
+    found, deals = deduce_with_deals(rows, pool, random.Random(1), every_up_to, 3)
+    assert found == expected
+    if expected.total <= every_up_to:
+        assert deals == every_deal(rows, pool)
+    else:
+        assert deals == sample_rows(rows, pool, random.Random(1), 3)
 
 
 def _fits(rows: dict[int, tuple[SeenTile, ...]], given_: dict[tuple[int, int], Tile]) -> bool:

@@ -18,7 +18,10 @@ from board_rules.coda.expert import hit_worths, informed_deduction, informed_row
 from board_rules.coda.master import (
     OWN_TILE,
     READING,
+    _deduction_cost,
     _log_likelihood,
+    _within_budget,
+    _worths,
     play_master,
     play_unread,
     weighed_guesses,
@@ -268,3 +271,59 @@ def test_the_master_decides_the_same_for_the_same_seed() -> None:
                 view, random.Random(number)
             )
     assert play_match(line_up, 4, random.Random(52)) == play_match(line_up, 4, random.Random(52))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_attack_heard_is_scored_with_the_hit_worths_its_expert_attacker_used(
+    players: int,
+) -> None:
+    """The worth of a hit on each player, as the master rebuilds it from the attack's public
+    record, is the one the expert attacker used (seat and race share with three or four in)."""
+    compared = 0
+    rng = random.Random(players)
+    line_up = [strategy(Level.EXPERT)] * players
+    for _ in range(2):
+        state = GameState.new(players, rng)
+        while not state.is_over:
+            view = view_of(state, state.turn)
+            action = line_up[state.turn](view, rng)
+            after = apply(state, action)
+            if isinstance(action, Attack):
+                expected = {p: float(w) for p, w in hit_worths(view).items()}
+                assert _worths(after.attacks[-1]) == pytest.approx(expected)
+                compared += 1
+            state = after
+    assert compared >= 20
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, True), (3, False), (4, False), (4, True)])
+def test_the_attacks_read_are_the_latest_and_their_deductions_fit_the_budget(
+    players: int, advanced: bool
+) -> None:
+    checked = cut = 0
+    for number, state in enumerate(states_of(players, 61, advanced)):
+        view = view_of(state, state.turn)
+        heard = [a for a in view.attacks if a.attacker != view.viewer]
+        if state.phase is not Phase.ATTACK or not heard:
+            continue
+        rows, unseen = informed_rows(view)
+        deals = sample_rows(rows, unseen, random.Random(number), 12)
+        budget = READING[len(players_in(view))].budget
+        kept, read = _within_budget(view, deals, heard, budget)
+        assert [attack for attack, _ in read] == heard[len(heard) - len(read) :]
+        assert all(len(tellings) == len(kept) for _, tellings in read)
+        assert kept and all(deal in deals for deal in kept)
+        costs = [
+            _deduction_cost(attack, advanced) * len({t for t in tellings if t is not None})
+            for attack, tellings in read
+        ]
+        if len(kept) < len(deals):
+            # The latest attack alone was over the budget: read over the deals that fit.
+            assert len(read) == 1 and costs[0] <= max(budget, _deduction_cost(heard[-1], advanced))
+            cut += 1
+        else:
+            assert sum(costs) <= budget
+        checked += 1
+    assert checked >= 5
+    if (players, advanced) == (4, True):
+        assert cut >= 1
