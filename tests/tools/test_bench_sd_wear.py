@@ -5,6 +5,7 @@ checks hold on any disk: every saved action is fsynced, so it reaches storage.
 """
 
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,11 +15,13 @@ from tools.bench_sd_wear import PAGE_BYTES, io_counters, main, measure
 
 
 @pytest.fixture
-def disk_folder(tmp_path: Path) -> Iterator[Path]:
-    """A folder on a disk: /tmp may be in memory, where nothing reaches storage."""
+def disk_folder() -> Iterator[Path]:
+    """A folder on a disk: /tmp may be in memory, where nothing reaches storage. Its name is
+    drawn anew, as two runs of the suite in one checkout may be here at once."""
     assert "write_bytes" in io_counters()
-    folder = Path.cwd() / "build" / f"sd-wear-{tmp_path.name}"
-    folder.mkdir(parents=True)
+    build = Path.cwd() / "build"
+    build.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="sd-wear-", dir=build))
     yield folder
     for path in folder.iterdir():
         path.unlink()
