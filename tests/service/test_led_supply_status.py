@@ -13,16 +13,14 @@ from firmware.service.sd_notify import SystemdNotifier
 from firmware.service.serve import LED_SUPPLY_OFF, serve
 from firmware.virtual.table import VirtualTable
 
-from ..notify_socket import NotifySocket, path_notify_socket
+from ..notify_socket import RECEIVE_TIMEOUT_S, NotifySocket, path_notify_socket
 from ..table_scripts import STILL
-
-STATUS_WAIT_S = 30.0
-"""Bound on the wait for a status the table owes: the sense's settle time and a loop turn."""
 
 
 def next_status(receiver: NotifySocket) -> str:
     """The next status line the service sends (other datagrams are passed over)."""
-    deadline = time.monotonic() + STATUS_WAIT_S
+    # The socket's own bound, for a status the table owes: the sense's settle time and a turn.
+    deadline = time.monotonic() + RECEIVE_TIMEOUT_S
     while time.monotonic() < deadline:
         for line in receiver.receive().decode().splitlines():
             if line.startswith("STATUS="):
@@ -49,7 +47,7 @@ def test_the_status_names_a_dead_led_supply_until_it_returns(tmp_path: Path) -> 
             back = next_status(receiver)
         finally:
             stop.set()
-            loop.join(timeout=STATUS_WAIT_S)
+            loop.join(timeout=RECEIVE_TIMEOUT_S)
     assert off == f"playing; actions in the current game: 0; {LED_SUPPLY_OFF}"
     assert back == "playing; actions in the current game: 0"
     assert not loop.is_alive()
