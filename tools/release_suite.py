@@ -6,8 +6,8 @@ systemd-analyze, make, openssl; not Chromium, see `PACKAGES`) is built once with
 into the machine's root cache (`container.root_cache()`), outside any checkout. Each run copies
 it afresh, copies this checkout in (tracked and new files, as `make service-test`
 does), and runs `make pytest` there under `systemd-nspawn`, the venv made by the release's own
-`python3 -m venv`. pip's and uv's downloads are kept in the root cache too, so a second run
-fetches nothing.
+`python3 -m venv`. The root's download caches (pip's and uv's) are kept in the root cache too, so
+a second run fetches nothing.
 
     python3 -m tools.release_suite [RELEASE]      (trixie by default; root needed)
 
@@ -69,7 +69,7 @@ def skip(reason: str) -> int:
     return skip_or_fail("test-trixie", reason)
 
 
-def run_suite(root: Path, pip_cache: Path, uv_cache: Path) -> int:
+def run_suite(root: Path, downloads: Path) -> int:
     """`make pytest` of every test (the slow ones too) in `root` under systemd-nspawn: pytest's
     exit."""
     environment = {
@@ -78,7 +78,7 @@ def run_suite(root: Path, pip_cache: Path, uv_cache: Path) -> int:
         "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
         # The venv is the release's, outside the copy: nothing of the host's is used.
         "VENV": "/root/venv",
-        # uv's cache is a bind mount, another file system than the venv's: copied, not linked.
+        # uv's cache is in a bind mount, another file system than the venv's: copied, not linked.
         "UV_LINK_MODE": "copy",
     }
     if HOST_CA.is_file():
@@ -94,8 +94,7 @@ def run_suite(root: Path, pip_cache: Path, uv_cache: Path) -> int:
         "--quiet",
         "--machine=codenames-release-suite",
         f"--directory={root}",
-        f"--bind={pip_cache}:/root/.cache/pip",
-        f"--bind={uv_cache}:/root/.cache/uv",
+        f"--bind={downloads}:/root/.cache",
         f"--chdir={PROJECT}",
         *(f"--setenv={key}={value}" for key, value in environment.items()),
         "--",
@@ -134,10 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     cache.mkdir(parents=True, exist_ok=True)
     CACHE.mkdir(parents=True, exist_ok=True)
     lower = cached_root(cache, name, release, mirror, CACHE / "debootstrap.log", packages=PACKAGES)
-    pip_cache = cache / f"pip-{release}-{host_architecture()}"
-    pip_cache.mkdir(exist_ok=True)
-    uv_cache = cache / f"uv-{release}-{host_architecture()}"
-    uv_cache.mkdir(exist_ok=True)
+    downloads = cache / f"downloads-{release}-{host_architecture()}"
+    downloads.mkdir(exist_ok=True)
     # A copy, not an overlay over the cache: the table refuses a state folder on an overlay (as
     # on a Pi whose SD card is read-only), and the suite runs the table on the root's folders.
     root = fresh_root(lower, CACHE / f"{release}-root")
@@ -147,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         ca.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(HOST_CA, ca)
     print(f"   ready after {time.monotonic() - began:.0f} s; make pytest", flush=True)
-    code = run_suite(root, pip_cache, uv_cache)
+    code = run_suite(root, downloads)
     print(f"== the suite on {release} took {time.monotonic() - began:.0f} s (exit {code})")
     return code
 
