@@ -45,7 +45,7 @@ from typing import Final
 
 from board_rules.coda.actions import Action, Attack, Draw, Stop
 from board_rules.coda.crowd import CROWD_MISS, crowded, players_in, safest_colour
-from board_rules.coda.crowd import hit_worths as crowd_worths
+from board_rules.coda.crowd import worths_by_hidden as crowd_worths_by_hidden
 from board_rules.coda.deduction import Deduction, TileKey, deduce, deduce_rows
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.exposure import exposure, public_tiles
@@ -131,12 +131,20 @@ def choose_attack(
 def hit_worths(view: PlayerView) -> dict[int, Fraction | float]:
     """What a hit on each opponent still in is worth, in tiles: with two players in, one, or
     `FINISHING_HIT` for the last hidden tile; with more, `board_rules.coda.crowd`'s share."""
-    if crowded(view):
-        return dict(crowd_worths(view))
+    hidden = {player: len(view.hidden(player)) for player in players_in(view)}
+    hidden[view.viewer] += len(view.hand)
+    return worths_by_hidden(hidden, view.viewer, view.players)
+
+
+def worths_by_hidden(hidden: dict[int, int], me: int, players: int) -> dict[int, Fraction | float]:
+    """`hit_worths` from the hidden tiles of every player in (`me`'s drawn tiles counted), `me`
+    the attacker at a table of `players`: what any player can work out for any attacker."""
+    if len(hidden) >= 3:
+        return dict(crowd_worths_by_hidden(hidden, me, players))
     return {
-        player: FINISHING_HIT if len(view.hidden(player)) == 1 else Fraction(1)
-        for player in players_in(view)
-        if player != view.viewer
+        player: FINISHING_HIT if count == 1 else Fraction(1)
+        for player, count in hidden.items()
+        if player != me
     }
 
 

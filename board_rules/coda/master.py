@@ -14,7 +14,7 @@ each deal, the attacker's own odds are counted as `expert` counts them: the rows
 as everyone saw them then, less the tiles the attacker held in that deal
 (`deduction.deduce_rows`; an attack heard never changes, so these odds are kept for later
 decisions). Its attacks are scored as `expert` scores them, chance times what a hit on each
-player was worth to it (with three or four players in, `crowd.worths_by_hidden`: the race share
+player was worth to it (`expert.worths_by_hidden`; with three or four players in, the race share
 and the seats after the attacker, all public), and the one it named is taken as chosen by a
 softmax of those scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a
 person: the expert names its best attack, so a deal in which another attack scored clearly
@@ -41,15 +41,15 @@ from functools import lru_cache
 from typing import Final
 
 from board_rules.coda.actions import Action
-from board_rules.coda.crowd import players_in, worths_by_hidden
+from board_rules.coda.crowd import players_in
 from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, deduce_with_deals
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.expert import (
-    FINISHING_HIT,
     choose_attack,
     informed_deduction,
     informed_rows,
     play_expert,
+    worths_by_hidden,
 )
 from board_rules.coda.players import Strategy
 from board_rules.coda.seen import SeenAttack, SeenTile
@@ -269,24 +269,7 @@ def _weigh(
     return logs
 
 
-_ODDS: Final[dict[tuple[SeenAttack, frozenset[Tile], bool, float], float]] = {}
-"""`_attack_log_chance`'s results: an attack heard never changes, so its odds for a hand hold
-for every later decision (cleared when it grows past `ODDS_KEPT`)."""
-
-
-def _attack_log_chance(
-    attack: SeenAttack, held: frozenset[Tile], advanced: bool, heat: float
-) -> float:
-    key = (attack, held, advanced, heat)
-    found = _ODDS.get(key)
-    if found is None:
-        if len(_ODDS) >= ODDS_KEPT:
-            _ODDS.clear()
-        found = _ODDS[key] = _count_attack_log_chance(attack, held, advanced, heat)
-    return found
-
-
-def _worths(attack: SeenAttack) -> dict[int, float]:
+def _worths(attack: SeenAttack) -> dict[int, Fraction | float]:
     """What a hit on each other player still in was worth to the attacker, as `expert` counts
     it (`expert.hit_worths`) from what everyone saw."""
     hidden = {
@@ -294,17 +277,13 @@ def _worths(attack: SeenAttack) -> dict[int, float]:
         for player, row in enumerate(attack.rows)
         if (count := sum(1 for seen in row if not seen.revealed))
     }
-    if len(hidden) >= 3:
-        hidden[attack.attacker] += attack.held - len(attack.rows[attack.attacker])
-        return worths_by_hidden(hidden, attack.attacker, len(attack.rows))
-    return {
-        player: float(FINISHING_HIT) if count == 1 else 1.0
-        for player, count in hidden.items()
-        if player != attack.attacker
-    }
+    hidden[attack.attacker] += attack.held - len(attack.rows[attack.attacker])
+    return worths_by_hidden(hidden, attack.attacker, len(attack.rows))
 
 
-def _count_attack_log_chance(
+# An attack heard never changes, so its odds for a hand hold for every later decision.
+@lru_cache(maxsize=ODDS_KEPT)
+def _attack_log_chance(
     attack: SeenAttack, held: frozenset[Tile], advanced: bool, heat: float
 ) -> float:
     """The log of the chance that an `expert` holding `held` makes `attack`: a softmax of its
