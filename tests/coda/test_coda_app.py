@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from string import Formatter
 from typing import Any
@@ -45,6 +46,7 @@ from tests.coda_person_helpers import hidden_value as x_ray
 from tests.coda_person_helpers import wrong_value as wrong
 
 SIZE = (100, 36)
+FOOTER_WAIT_S = 30.0  # a bound for a loaded machine, not a pause
 SEED = 3
 
 Scenario = Callable[[Pilot[None], CodaApp], Awaitable[None]]
@@ -454,17 +456,24 @@ def test_the_basic_game_has_no_dash_to_name_and_keys_only_work_in_their_phase() 
     drive(make_app(), scenario)
 
 
-def footer_key(app: CodaApp, description: str) -> Widget:
-    """The footer's key of that description (`FooterKey` is not exported: found by name)."""
-    (key,) = [k for k in app.query("FooterKey") if getattr(k, "description", "") == description]
-    return key
+async def footer_key(pilot: Pilot[None], app: CodaApp, description: str) -> Widget:
+    """The footer's key of that description (`FooterKey` is not exported: found by name), once
+    the footer has composed it, a few messages after the bindings change."""
+    end = time.monotonic() + FOOTER_WAIT_S
+    while True:
+        keys = [k for k in app.query("FooterKey") if getattr(k, "description", "") == description]
+        if keys:
+            (key,) = keys
+            return key
+        assert time.monotonic() < end, f"the footer never showed {description!r}"
+        await pilot.pause(0.02)
 
 
 def test_footer_keys_are_clickable() -> None:
     async def scenario(pilot: Pilot[None], app: CodaApp) -> None:
-        assert await pilot.click(footer_key(app, "take"))
+        assert await pilot.click(await footer_key(pilot, app, "take"))
         assert app.game.state.phase is Phase.DRAW
-        assert await pilot.click(footer_key(app, "white"))
+        assert await pilot.click(await footer_key(pilot, app, "white"))
         assert app.game.state.hand[0].color is Color.WHITE
 
     drive(make_app(), scenario)

@@ -281,7 +281,10 @@ def test_a_fatal_signal_leaves_a_traceback_without_the_units_fault_handler(
             assert said[-1], f"the command ended before the table was up: {said}"
         # What a -shm turned immutable under SQLite's mapping sends.
         process.send_signal(signal.SIGBUS)
-        assert process.wait(RECEIVE_TIMEOUT_S) == -signal.SIGBUS
+        # The handler dumps every thread while the others go on running; reading a frame
+        # that changes under it can fault, and its own SIGSEGV handler then ends the process.
+        assert process.wait(RECEIVE_TIMEOUT_S) in (-signal.SIGBUS, -signal.SIGSEGV)
         rest = process.stderr.read()
-    assert "Fatal Python error: Bus error" in rest
+    fatal = [line for line in rest.splitlines() if line.startswith("Fatal Python error")]
+    assert fatal[:1] == ["Fatal Python error: Bus error"], rest
     assert "most recent call first" in rest
