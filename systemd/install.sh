@@ -605,6 +605,8 @@ install_venv() {
     run install -d -m 0755 "$SHARE"
     # The example as installed: uninstall.sh removes the config only while it is unchanged.
     run install -m 0644 "$SRC/config.example.toml" "$SHARE/config.example.toml"
+    # Its unit as shipped: `codenames-table update --previous` puts it back with this version.
+    run install -m 0644 "$SRC/systemd/$APP.service" "$SHARE/$APP.service"
 }
 
 install_config() {

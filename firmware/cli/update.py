@@ -12,7 +12,8 @@ game is in play, as root on the table.
 
 `systemd/install.sh` keeps each version in a folder of its own under
 /opt/codenames-table-versions, /opt/codenames-table a link to the one in service and `previous`
-a link to the one before. A new version is built and checked against the config while the
+a link to the one before; each version keeps the unit it shipped with, and going back puts
+that unit back in place. A new version is built and checked against the config while the
 table plays on; only the switch of the links and the restart wait. A restart loses nothing (the
 table resumes its latest game, UNDO included), but the table is dark for its few seconds, so
 the switch waits until the latest game has been over for `FINISHED_GRACE_S` (UNDO right after
@@ -47,6 +48,9 @@ CURRENT = Path("/opt/codenames-table")
 VERSIONS = Path("/opt/codenames-table-versions")
 PREVIOUS = VERSIONS / "previous"
 """The link to the version installed before the current one."""
+UNIT = Path("/etc/systemd/system") / f"{APP}.service"
+"""The installed unit. Each version keeps the one it shipped with in `share/codenames-table`
+(install.sh), which goes back in place with it."""
 SOURCE_DIR = Path("/usr/local/src/codenames-table")
 """The source of the version in service, as provision's first boot leaves it."""
 IDLE_MINUTES = 15.0
@@ -193,6 +197,19 @@ def _switch(target: Path, previous: Path) -> None:
         partial.replace(link)
 
 
+def _put_unit(version: Path) -> None:
+    """Install the unit `version` shipped with, replaced in one step; a version installed
+    without its own copy leaves the unit in place."""
+    shipped = version / "share" / APP / UNIT.name
+    if not shipped.is_file():
+        print(f"codenames-table update: {version.name} keeps no unit of its own: {UNIT} stays")
+        return
+    partial = UNIT.with_name(f".{UNIT.name}.partial")
+    shutil.copyfile(shipped, partial)
+    partial.chmod(0o644)
+    partial.replace(UNIT)
+
+
 def _restart() -> bool:
     """Restart the service; True once it is READY (Type=notify: systemctl waits for it)."""
     subprocess.run(["systemctl", "daemon-reload"], check=False)
@@ -207,10 +224,12 @@ def go_back(state_dir: Path, idle_s: float) -> int:
     print(f"codenames-table update: back from {current.name} to {previous.name}", flush=True)
     wait_until_quiet(state_dir, idle_s)
     _switch(previous, current)
+    _put_unit(previous)
     if _restart():
         print(f"codenames-table update: {previous.name} is in service; {current.name} is kept")
         return 0
     _switch(current, previous)
+    _put_unit(current)
     _restart()
     print(
         f"codenames-table update: {previous.name} did not start; {current.name} is in service "

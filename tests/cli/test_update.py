@@ -97,7 +97,13 @@ def versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]
     folders = tmp_path / "opt/codenames-table-versions"
     old, new = folders / "0.1.0-20260101T000000", folders / "0.2.0-20260201T000000"
     for folder in (old, new):
-        folder.mkdir(parents=True)
+        (folder / "share/codenames-table").mkdir(parents=True)
+        unit = folder / "share/codenames-table/codenames-table.service"
+        unit.write_text(f"[Service]\n# {folder.name}\n")
+    installed_unit = tmp_path / "etc/systemd/system/codenames-table.service"
+    installed_unit.parent.mkdir(parents=True)
+    shutil.copyfile(new / "share/codenames-table/codenames-table.service", installed_unit)
+    monkeypatch.setattr(update, "UNIT", installed_unit)
     current = tmp_path / "opt/codenames-table"
     current.symlink_to(new)
     (folders / "previous").symlink_to(old)
@@ -108,7 +114,17 @@ def versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]
     state = tmp_path / "state"
     state.mkdir()
     monkeypatch.setattr("firmware.cli.state_folder.staff_state_dir", lambda *_: state)
-    return {"old": old, "new": new, "current": current, "previous": folders / "previous"}
+    return {
+        "old": old,
+        "new": new,
+        "current": current,
+        "previous": folders / "previous",
+        "unit": installed_unit,
+    }
+
+
+def shipped_unit(version: Path) -> str:
+    return (version / "share/codenames-table/codenames-table.service").read_text()
 
 
 def systemctl(monkeypatch: pytest.MonkeyPatch, fails_with: Path | None = None) -> list[Any]:
@@ -134,9 +150,22 @@ def test_previous_swaps_the_versions_and_restarts(
     assert versions["previous"].resolve() == versions["new"]
     restart = (["systemctl", "restart", "codenames-table"], versions["old"].name)
     assert restart in calls
+    assert versions["unit"].read_text() == shipped_unit(versions["old"])
     # And forward again the same way.
     assert main(["update", "--previous"]) == 0
     assert versions["current"].resolve() == versions["new"]
+    assert versions["unit"].read_text() == shipped_unit(versions["new"])
+
+
+def test_a_version_kept_without_its_unit_leaves_the_installed_one(
+    versions: dict[str, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    systemctl(monkeypatch)
+    (versions["old"] / "share/codenames-table/codenames-table.service").unlink()
+    assert main(["update", "--previous"]) == 0
+    assert versions["current"].resolve() == versions["old"]
+    assert versions["unit"].read_text() == shipped_unit(versions["new"])
+    assert f"{versions['old'].name} keeps no unit of its own" in capsys.readouterr().out
 
 
 def test_a_version_that_does_not_start_is_switched_back(
@@ -148,6 +177,7 @@ def test_a_version_that_does_not_start_is_switched_back(
     assert versions["previous"].resolve() == versions["old"]
     assert calls[-1] == (["systemctl", "restart", "codenames-table"], versions["new"].name)
     assert "did not start" in capsys.readouterr().err
+    assert versions["unit"].read_text() == shipped_unit(versions["new"])
 
 
 def test_previous_without_one_kept_is_refused(

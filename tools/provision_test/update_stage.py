@@ -58,8 +58,14 @@ print(game_id, game.state.phase.value, done[-1].at)
 """
 
 
+NEWER_UNIT = "# The unit of the version after the update."
+"""A line the updated version's unit gains, to tell the two units apart."""
+UNIT = "/etc/systemd/system/codenames-table.service"
+
+
 def bumped_bundle(bundle: bytes) -> tuple[bytes, str]:
-    """The card's source with `.post1` added to its version, and that version."""
+    """The card's source with `.post1` added to its version and `NEWER_UNIT` to its unit, and
+    that version."""
     out = io.BytesIO()
     version = ""
     with (
@@ -76,6 +82,13 @@ def bumped_bundle(bundle: bytes) -> tuple[bytes, str]:
                 text = text.replace(old[0], f'version = "{version}"', 1)
                 member.size = len(text.encode())
                 data = io.BytesIO(text.encode())
+            if (
+                member.name == "codenames-table/systemd/codenames-table.service"
+                and data is not None
+            ):
+                unit = data.read() + f"{NEWER_UNIT}\n".encode()
+                member.size = len(unit)
+                data = io.BytesIO(unit)
             bumped.addfile(member, data)
     return out.getvalue(), version
 
@@ -181,6 +194,7 @@ class UpdateStage:
         self.same_table(new_version, kept, game_id, restarted)
         previous = self.sh("readlink /opt/codenames-table-versions/previous").strip()
         check("the version before is kept as previous", previous == old_folder, previous)
+        check("the new version's unit is installed", NEWER_UNIT in self.sh(f"cat {UNIT}"))
 
         print(f"== Back to {old_version} with update --previous", flush=True)
         back = self.container.run(
@@ -192,6 +206,9 @@ class UpdateStage:
         self.ready(state, old_version)
         check("the old version's own folder is in service again",
               self.sh("readlink /opt/codenames-table").strip() == old_folder)  # fmt: skip
+        shipped = f"{old_folder}/share/codenames-table/codenames-table.service"
+        check("the unit it shipped with is back in place",
+              self.sh(f"cmp {shipped} {UNIT} && echo same").strip() == "same")  # fmt: skip
         restarted = float(state.get("ActiveEnterTimestamp", "@0").lstrip("@") or 0)
         self.same_table(old_version, kept, game_id, restarted)
 
