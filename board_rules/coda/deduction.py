@@ -203,11 +203,6 @@ class _Sweep:
         self.rows = rows
         self.ranks = [r for r in range(RANKS) if Tile.from_rank(r) in unseen]
         self.end = tuple(len(row) for row in rows)
-        # The highest rank each slot can take: a state whose waiting slot's is below the rank
-        # swept next can never complete, and is dropped before it spreads.
-        self.last_rank = tuple(
-            (*(max(slot.ranks, default=-1) for slot in row), RANKS) for row in rows
-        )
         self.arrive = cache(self._arrive)
         self._laid: (
             tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]] | None
@@ -239,11 +234,6 @@ class _Sweep:
             ]
         return [((*filled, dashes), labels) for filled, dashes, labels in partial]
 
-    def _alive(self, state: State, rank: int) -> bool:
-        """Whether every row's waiting slot can still take `rank` or a later one."""
-        last = self.last_rank
-        return all(last[row][slot] >= rank for row, slot in enumerate(state[:-1]))
-
     def _edges(self, state: State, rank: int) -> list[Edge]:
         tile = Tile.from_rank(rank)
         edges: list[Edge] = [(state, ())]
@@ -265,7 +255,6 @@ class _Sweep:
         layers: list[dict[State, int]] = []
         edges: list[dict[State, list[Edge]]] = []
         for rank in self.ranks:
-            layer = {state: ways for state, ways in layer.items() if self._alive(state, rank)}
             layers.append(layer)
             out = {state: self._edges(state, rank) for state in layer}
             edges.append(out)
@@ -365,7 +354,7 @@ class _Sweep:
         edges: list[dict[State, list[Edge]]] = []
         layer = {state for state, _ in starts}
         for rank in self.ranks:
-            out = {state: self._edges(state, rank) for state in layer if self._alive(state, rank)}
+            out = {state: self._edges(state, rank) for state in layer}
             edges.append(out)
             layer = {after for ways in out.values() for after, _ in ways}
         back = {state: 1 for state in layer if state[:-1] == self.end}
