@@ -299,7 +299,8 @@ def _attack_log_chance(
         found = deduce_rows(rows, unseen)
     except InconsistentViewError:
         return math.log(OWN_TILE)
-    worths = _worths(attack)
+    # As floats: a float times a Fraction is worked out as two floats, more slowly.
+    worths = {player: float(worth) for player, worth in _worths(attack).items()}
     scores = {
         (key, value): count / found.total * worths[key[0]]
         for key, counts in found.counts.items()
