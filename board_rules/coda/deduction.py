@@ -35,7 +35,6 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.seen import SeenTile
@@ -203,16 +202,28 @@ class _Sweep:
         self.rows = rows
         self.ranks = [r for r in range(RANKS) if Tile.from_rank(r) in unseen]
         self.end = tuple(len(row) for row in rows)
-        self.arrive = cache(self._arrive)
+        # Memoised in a dict of its own rather than `functools.cache` on a bound method, which
+        # would tie the sweep to itself in a cycle: only the garbage collector frees those, and
+        # its full passes over the sweeps' layers then stall a decision.
+        self._arrived: dict[tuple[int, int, int], tuple[tuple[int, int, tuple[Label, ...]], ...]]
+        self._arrived = {}
         self._laid: (
             tuple[list[Edge], list[dict[State, list[Edge]]], list[dict[State, int]]] | None
         ) = None
 
-    def _arrive(
+    def arrive(
         self, row: int, slot: int, dashes: int
     ) -> tuple[tuple[int, int, tuple[Label, ...]], ...]:
         """The ways the sweep may stand at `slot` of `row` once the slot before it is filled:
         waiting there for a number, or past it with the slot holding a free dash (and so on)."""
+        known = self._arrived.get((row, slot, dashes))
+        if known is None:
+            known = self._arrived[(row, slot, dashes)] = self._arrive(row, slot, dashes)
+        return known
+
+    def _arrive(
+        self, row: int, slot: int, dashes: int
+    ) -> tuple[tuple[int, int, tuple[Label, ...]], ...]:
         ways: list[tuple[int, int, tuple[Label, ...]]] = [(slot, dashes, ())]
         if slot < self.end[row]:
             dash = self.rows[row][slot].dash
@@ -317,26 +328,27 @@ class _Sweep:
     def every(self) -> list[list[Label]]:
         """Every complete filling, each once: the paths through the states that can still
         complete, walked depth first."""
-        starts, edges, backs = self._layers()
+        starts, _, backs = self._layers()
         found: list[list[Label]] = []
-        last = len(edges)
-
-        def walk(step: int, state: State, deal: list[Label]) -> None:
-            if step == last:
-                found.append(list(deal))
-                return
-            for after, more in edges[step][state]:
-                if backs[step + 1].get(after, 0):
-                    deal.extend(more)
-                    walk(step + 1, after, deal)
-                    del deal[len(deal) - len(more) :]
-
         for state, labels in starts:
             if backs[0].get(state, 0):
-                walk(0, state, list(labels))
+                self._walk(0, state, list(labels), found)
         if not found:
             raise InconsistentViewError("no deal of the tiles fits what this player has seen")
         return found
+
+    def _walk(self, step: int, state: State, deal: list[Label], found: list[list[Label]]) -> None:
+        """Add to `found` every complete filling that follows `deal` from `state` at `step` (a
+        method, not a closure calling itself, which would be a cycle for the collector)."""
+        _, edges, backs = self._layers()
+        if step == len(edges):
+            found.append(list(deal))
+            return
+        for after, more in edges[step][state]:
+            if backs[step + 1].get(after, 0):
+                deal.extend(more)
+                self._walk(step + 1, after, deal, found)
+                del deal[len(deal) - len(more) :]
 
     def _layers(
         self,
