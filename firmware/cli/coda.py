@@ -18,6 +18,7 @@ percentile of its decisions, in milliseconds of processor time on this machine.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import random
@@ -43,12 +44,18 @@ MAX_GAMES: Final = 10_000
 """The most games one headless run plays: enough for a win rate within ±1 % (95 %), and a run
 that ends in minutes even with the slowest players."""
 _LEVELS = ", ".join(level.value for level in Level)
+COLLECT_AFTER: Final = 10_000
+"""The allocations between two of the garbage collector's young passes (Python's default is
+700). A computer's decision builds a deduction's layers, tens of thousands of short-lived
+tuples and dicts: at the default the collector ran hundreds of times in one decision, and its
+full passes over everything alive stalled a decision by up to 200 ms."""
 
 
 def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_time) -> int:
     """Run the `coda` subcommand; returns the exit code, raises `UsageError` naming a bad
     option. `clock` times the decisions for `--timing`: by default the deciding thread's own
     processor time, so that other programs sharing the machine do not count."""
+    gc.set_threshold(COLLECT_AFTER)
     if not args.headless:
         build_app(args).run()
         return 0

@@ -4,6 +4,7 @@ what is wrong."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 
@@ -11,7 +12,7 @@ import pytest
 from textual.app import App
 
 from board_rules.coda import Level, Stop
-from firmware.cli.coda import Timed, build_app, win_rate
+from firmware.cli.coda import COLLECT_AFTER, Timed, build_app, win_rate
 from firmware.cli.main import build_parser
 from firmware.coda.app import CodaApp
 from firmware.coda.texts import ITALIAN
@@ -75,6 +76,17 @@ def test_timing_reports_each_players_slowest_decision(cli: Cli) -> None:
     assert code == 0 and len(slowest) == len(p99) == 3
     assert all(isinstance(ms, float) and ms > 0 for ms in slowest)
     assert all(0 < fast <= slow for fast, slow in zip(p99, slowest, strict=True))
+
+
+def test_coda_collects_garbage_after_more_allocations_than_python_s_default(cli: Cli) -> None:
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700)
+        code, _, err = run(cli, "--headless", "--players", "hard,hard", "--games", "1")
+        assert (code, err) == (0, "")
+        assert gc.get_threshold() == (COLLECT_AFTER, *before[1:])
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_timed_keeps_the_slowest_decision_by_its_clock() -> None:
