@@ -47,8 +47,8 @@ _LEVELS = ", ".join(level.value for level in Level)
 COLLECT_AFTER: Final = 10_000
 """The allocations between two of the garbage collector's young passes (Python's default is
 700). A computer's decision builds a deduction's layers, tens of thousands of short-lived
-tuples and dicts: at the default the collector ran hundreds of times in one decision, and its
-full passes over everything alive stalled a decision by up to 200 ms."""
+tuples and dicts: at the default the collector runs hundreds of times in one decision, and its
+full passes over everything alive hold a decision up by up to 200 ms."""
 
 
 def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_time) -> int:
