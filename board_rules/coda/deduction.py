@@ -328,27 +328,14 @@ class _Sweep:
     def every(self) -> list[list[Label]]:
         """Every complete filling, each once: the paths through the states that can still
         complete, walked depth first."""
-        starts, _, backs = self._layers()
+        starts, edges, backs = self._layers()
         found: list[list[Label]] = []
         for state, labels in starts:
             if backs[0].get(state, 0):
-                self._walk(0, state, list(labels), found)
+                _walk(edges, backs, 0, state, list(labels), found=found)
         if not found:
             raise InconsistentViewError("no deal of the tiles fits what this player has seen")
         return found
-
-    def _walk(self, step: int, state: State, deal: list[Label], found: list[list[Label]]) -> None:
-        """Add to `found` every complete filling that follows `deal` from `state` at `step` (a
-        method, not a closure calling itself, which would be a cycle for the collector)."""
-        _, edges, backs = self._layers()
-        if step == len(edges):
-            found.append(list(deal))
-            return
-        for after, more in edges[step][state]:
-            if backs[step + 1].get(after, 0):
-                deal.extend(more)
-                self._walk(step + 1, after, deal, found)
-                del deal[len(deal) - len(more) :]
 
     def _layers(
         self,
@@ -409,3 +396,25 @@ class _Sweep:
                 deal.extend(more)
             found.append(deal)
         return found
+
+
+def _walk(
+    edges: list[dict[State, list[Edge]]],
+    backs: list[dict[State, int]],
+    step: int,
+    state: State,
+    deal: list[Label],
+    *,
+    found: list[list[Label]],
+) -> None:
+    """Add to `found` every complete filling that follows `deal` from `state` at `step` of a
+    sweep's `edges` (a function of the module, not a closure calling itself, which would be a
+    cycle for the collector)."""
+    if step == len(edges):
+        found.append(list(deal))
+        return
+    for after, more in edges[step][state]:
+        if backs[step + 1].get(after, 0):
+            deal.extend(more)
+            _walk(edges, backs, step + 1, after, deal, found=found)
+            del deal[len(deal) - len(more) :]
