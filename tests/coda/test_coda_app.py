@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import Awaitable, Callable
 from string import Formatter
 from typing import Any
@@ -44,9 +43,9 @@ from tests.coda_helpers import play, row, stacked
 from tests.coda_person_helpers import act, disguised
 from tests.coda_person_helpers import hidden_value as x_ray
 from tests.coda_person_helpers import wrong_value as wrong
+from tests.pilot_waits import wait_until
 
 SIZE = (100, 36)
-FOOTER_WAIT_S = 30.0  # a bound for a loaded machine, not a pause
 SEED = 3
 
 Scenario = Callable[[Pilot[None], CodaApp], Awaitable[None]]
@@ -459,14 +458,13 @@ def test_the_basic_game_has_no_dash_to_name_and_keys_only_work_in_their_phase() 
 async def footer_key(pilot: Pilot[None], app: CodaApp, description: str) -> Widget:
     """The footer's key of that description (`FooterKey` is not exported: found by name), once
     the footer has composed it, a few messages after the bindings change."""
-    end = time.monotonic() + FOOTER_WAIT_S
-    while True:
-        keys = [k for k in app.query("FooterKey") if getattr(k, "description", "") == description]
-        if keys:
-            (key,) = keys
-            return key
-        assert time.monotonic() < end, f"the footer never showed {description!r}"
-        await pilot.pause(0.02)
+
+    def keys() -> list[Widget]:
+        return [k for k in app.query("FooterKey") if getattr(k, "description", "") == description]
+
+    await wait_until(pilot, keys, f"the footer's {description!r}")
+    (key,) = keys()
+    return key
 
 
 def test_footer_keys_are_clickable() -> None:

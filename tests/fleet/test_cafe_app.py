@@ -27,6 +27,7 @@ from firmware.fleet.messages import encode, envelope, status_fields
 from firmware.table.i18n import translations
 from firmware.virtual.table import VirtualTable
 
+from ..pilot_waits import wait_until
 from ..table_scripts import STILL, announce
 from .broker_helpers import WAIT_S, Mosquitto
 from .test_cafe_model import game_payload
@@ -205,11 +206,3 @@ def test_the_view_follows_a_table_through_a_real_broker(broker: Mosquitto, tmp_p
 
 def _row(table: DataTable[str], key: str) -> str:
     return " ".join(map(str, table.get_row(key))) if key in table.rows else ""
-
-
-async def wait_until(pilot: Pilot[None], check: Callable[[], bool]) -> None:
-    """Let the app run until `check()` holds; fails after `WAIT_S`."""
-    end = time.monotonic() + WAIT_S
-    while not check():
-        assert time.monotonic() < end, "the view never showed it"
-        await pilot.pause(0.02)

@@ -8,7 +8,6 @@ what `q` leaves on the terminal come from the table's catalogs, in the language 
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +18,8 @@ from textual.widgets import Static
 
 from firmware.sim.app import SimApp
 
+from ..pilot_waits import wait_until
 from .test_sim_app import SIZE, drive, keys, make_app
-
-FOOTER_WAIT_S = 30.0  # a bound for a loaded machine, not a pause
 
 # Each language's words for a few of the window's texts, written out here so that a catalog
 # that lost its translation (or a text the window forgot to translate) shows up.
@@ -146,10 +144,9 @@ def test_the_console_lines_fit_the_console_in_every_language(tmp_path: Path, lan
         assert line(app, "#entry").startswith("x ")
         assert cell_len(line(app, "#entry")) <= app.query_one("#entry").content_region.width
         # Every key of the footer is in the window, quit the last of them.
-        end = time.monotonic() + FOOTER_WAIT_S
-        while not (footer := app.screen.query("FooterKey")):  # composed a few messages later
-            assert time.monotonic() < end, "the footer never showed its keys"
-            await pilot.pause(0.02)
+        # The footer composes its keys a few messages later.
+        await wait_until(pilot, lambda: app.screen.query("FooterKey"), "the footer's keys")
+        footer = app.screen.query("FooterKey")
         assert footer.last().region.right <= app.size.width, language
 
     drive(make_app(tmp_path, language=language), scenario)
