@@ -324,15 +324,14 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     debounce_s = vt.config.inputs.release_debounce_ms / 1000
     time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
-    reads = input_reads(vt)
-    while True:
+    reads, since = input_reads(vt), time.monotonic()
+    while time.monotonic() - since < SCAN_QUIET_S:
         if time.monotonic() > deadline:
             raise BenchError("the scanner never went idle")
-        time.sleep(SCAN_QUIET_S)
+        time.sleep(POLL_S)
         now_reads = input_reads(vt)
-        if now_reads == reads:
-            break
-        reads = now_reads
+        if now_reads != reads:
+            reads, since = now_reads, time.monotonic()
     # Quiet pins may be a starved scanner on a loaded machine: the scanner says when it rests.
     wait_until(lambda: not vt.console.switches_busy, "the scanner to rest")
 
