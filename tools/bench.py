@@ -75,9 +75,9 @@ interpreter's lock, which the table's threads then wait for, so a thread looking
 millisecond would add to the very CPU the bench measures."""
 SCAN_S = HELD_SCAN_MS / 1000
 """The matrix's scan period while a switch is held: a release is seen at most this late."""
-SCAN_QUIET_S = SCAN_S
-"""No pin read for a held switch's scan period, once the release's debounce time is over: the
-scanner has gone back to waiting for an edge (it reads the columns when that time falls due)."""
+REST_READS_S = 0.005
+"""How long the pins must be left alone once the scanner says it rests: going back to waiting
+for an edge, it reads the columns once more."""
 PUSH_S = 0.06
 """How long the encoder is pushed to announce a clue: past its debounce, far from its hold."""
 NEW_HOLD_MARGIN_S = 0.2
@@ -324,16 +324,17 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     debounce_s = vt.config.inputs.release_debounce_ms / 1000
     time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
-    reads, since = input_reads(vt), time.monotonic()
-    while time.monotonic() - since < SCAN_QUIET_S:
+    while True:
+        # The scanner says when it rests (quiet pins may be a starved scanner on a loaded
+        # machine); a glitch can set it to work again at any time.
+        left = max(deadline - time.monotonic(), 0.0)
+        wait_until(lambda: not vt.console.switches_busy, "the scanner to rest", left)
+        reads = input_reads(vt)
+        time.sleep(REST_READS_S)
+        if input_reads(vt) == reads and not vt.console.switches_busy:
+            return
         if time.monotonic() > deadline:
             raise BenchError("the scanner never went idle")
-        time.sleep(POLL_S)
-        now_reads = input_reads(vt)
-        if now_reads != reads:
-            reads, since = now_reads, time.monotonic()
-    # Quiet pins may be a starved scanner on a loaded machine: the scanner says when it rests.
-    wait_until(lambda: not vt.console.switches_busy, "the scanner to rest")
 
 
 def _display_worker_idle(vt: VirtualTable) -> None:
