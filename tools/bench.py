@@ -67,17 +67,14 @@ on a machine so loaded that the table's reads keep stalling over the fingers' ar
 table refuses to guess (`firmware.drivers.touch_signal`); the player then lifts the finger and
 touches the card again later, and the bench counts it (`unlit`)."""
 POLL_S = 0.001
-"""How soon the driving thread looks again at first; the figures come from timestamps, not from
-polling."""
-POLL_MAX_S = 0.016
-"""How long it waits between looks at most: each look wakes the driving thread and takes the
-interpreter's lock, which the table's threads then wait for, so a thread looking every
-millisecond would add to the very CPU the bench measures."""
+"""How often the driving thread looks; the figures come from timestamps, not from polling."""
 SCAN_S = HELD_SCAN_MS / 1000
 """The matrix's scan period while a switch is held: a release is seen at most this late."""
-REST_READS_S = 0.005
-"""How long the pins must be left alone once the scanner says it rests: going back to waiting
-for an edge, it reads the columns once more."""
+SCAN_QUIET_S = 0.02
+"""No pin or touch status read for this long, once the release's debounce time is over: the
+capacitive pads' reader samples every 2 ms while anything is near a pad, and the matrix's
+scanner reads the columns as it goes back to waiting for an edge. Longer, it would rarely come
+between glitches 10 to 20 ms apart."""
 PUSH_S = 0.06
 """How long the encoder is pushed to announce a clue: past its debounce, far from its hold."""
 NEW_HOLD_MARGIN_S = 0.2
@@ -217,34 +214,21 @@ class _LedLog:
     """Frames the strip showed: when, and the game state the loop had drawn."""
 
     frames: list[tuple[float, GameState]] = field(default_factory=list)
-    lock: threading.Condition = field(default_factory=threading.Condition)
-    """Held while the frames change; told of every new one."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
     cpu: TableCpu = field(default_factory=TableCpu)
     """The table's CPU time (kept here, beside the frames, since both come with the table)."""
 
     def note(self, state: GameState) -> None:
         with self.lock:
             self.frames.append((time.perf_counter(), state))
-            self.lock.notify_all()
 
     def covered_since(self, start: int, coord: Coord) -> float | None:
         """When the first frame from index `start` showed `coord` covered, if one did."""
         with self.lock:
-            return self._covered_since(start, coord)
-
-    def _covered_since(self, start: int, coord: Coord) -> float | None:
-        for at, state in self.frames[start:]:
-            if coord in state.covered:
-                return at
+            for at, state in self.frames[start:]:
+                if coord in state.covered:
+                    return at
         return None
-
-    def wait_covered(self, start: int, coord: Coord, timeout: float) -> float | None:
-        """Wait up to `timeout` seconds for a frame from index `start` showing `coord` covered,
-        woken by each frame rather than looking again and again (see `POLL_MAX_S`); when it
-        was shown, if it was."""
-        with self.lock:
-            self.lock.wait_for(lambda: self._covered_since(start, coord) is not None, timeout)
-            return self._covered_since(start, coord)
 
     def __len__(self) -> int:
         with self.lock:
@@ -306,15 +290,11 @@ def pi_like_table(
 
 
 def wait_until(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT_S) -> None:
-    """Wait until `condition` holds, looking again after `POLL_S`, then twice as long each
-    time up to `POLL_MAX_S`."""
     deadline = time.monotonic() + timeout
-    pause = POLL_S
     while not condition():
         if time.monotonic() > deadline:
             raise BenchError(f"gave up waiting {timeout:g} s for {what}")
-        time.sleep(pause)
-        pause = min(2 * pause, POLL_MAX_S)
+        time.sleep(POLL_S)
 
 
 def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
@@ -324,17 +304,16 @@ def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
     debounce_s = vt.config.inputs.release_debounce_ms / 1000
     time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
-    while True:
-        # The scanner says when it rests (quiet pins may be a starved scanner on a loaded
-        # machine); a glitch can set it to work again at any time.
-        left = max(deadline - time.monotonic(), 0.0)
-        wait_until(lambda: not vt.console.switches_busy, "the scanner to rest", left)
-        reads = input_reads(vt)
-        time.sleep(REST_READS_S)
-        if input_reads(vt) == reads and not vt.console.switches_busy:
-            return
+    reads, since = input_reads(vt), time.monotonic()
+    while time.monotonic() - since < SCAN_QUIET_S:
         if time.monotonic() > deadline:
             raise BenchError("the scanner never went idle")
+        time.sleep(POLL_S)
+        now_reads = input_reads(vt)
+        if now_reads != reads:
+            reads, since = now_reads, time.monotonic()
+    # Quiet pins may be a starved scanner on a loaded machine: the scanner says when it rests.
+    wait_until(lambda: not vt.console.switches_busy, "the scanner to rest")
 
 
 def _display_worker_idle(vt: VirtualTable) -> None:
@@ -469,11 +448,16 @@ class Player:
         taps = RETAPS + 1 if isinstance(self._vt.circuit, VirtualTouchPanel) else 1
         for tap in range(taps):
             last = tap == taps - 1
-            timeout = TIMEOUT_S if last else RETAP_AFTER_S
-            if self._leds.wait_covered(frames, coord, timeout) is not None:
+            try:
+                wait_until(
+                    lambda: self._leds.covered_since(frames, coord) is not None,
+                    f"{coord} lit",
+                    timeout=TIMEOUT_S if last else RETAP_AFTER_S,
+                )
                 return
-            if last:
-                raise BenchError(f"gave up waiting {timeout:g} s for {coord} lit")
+            except BenchError:
+                if last:
+                    raise
             self._move_pad(coord, closed=False)
             time.sleep(RETAP_PAUSE_S)
             self.retaps += 1

@@ -21,7 +21,7 @@ from typing import Any
 from board_rules.codenames import Coord, Phase
 from firmware.drivers.matrix_wires import COLUMN_COUNT
 from firmware.virtual.matrix_circuit import SwitchMatrixCircuit, glitch_width
-from tools.bench import GLITCHES, SCAN_S, SEED, Player, next_move, pi_like_table
+from tools.bench import GLITCHES, SCAN_QUIET_S, SEED, Player, next_move, pi_like_table
 
 GLITCH_GAP_S = (0.01, 0.02)
 """Time between two glitches: isolated pulses, as ESD and mains spikes are, yet hundreds a
@@ -95,7 +95,7 @@ def measure_glitches(
         glitcher = Glitcher(circuit)
         glitcher.run_until(glitches // 2)
         glitcher.wait()
-        time.sleep(SCAN_S)  # past the last pulse's confirmation time
+        time.sleep(SCAN_QUIET_S)
         idle_false = len(vt.table.state.covered - idle.covered)
         changed = vt.table.state != idle
         glitcher.run_until(glitches)
