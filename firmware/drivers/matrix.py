@@ -99,8 +99,8 @@ RELEASE_DEBOUNCE_MS = 2 * SWITCH_BOUNCE_MS
 HELD_SCAN_MS = 30.0
 """How often a switch held down (its press believed) is scanned: its release makes no edge, so
 only a scan sees it, and each scan is a wake-up of the clock's thread (on a 2-core VM about
-0.5 ms of CPU with the scan, most of it the wake-up), which `make bench` holds under 2 % of a
-core for a pad held. A release is then believed at most this much plus the release debounce
+0.5 ms of CPU with the scan, most of it the wake-up: about 2 % of a core while a pad is held,
+in `make bench`). A release is then believed at most this much plus the release debounce
 after the contact opened (40 ms): a release changes nothing a player sees, and every other
 switch's fall still wakes a scan at once."""
 
