@@ -70,11 +70,9 @@ POLL_S = 0.001
 """How often the driving thread looks; the figures come from timestamps, not from polling."""
 SCAN_S = HELD_SCAN_MS / 1000
 """The matrix's scan period while a switch is held: a release is seen at most this late."""
-SCAN_QUIET_S = 0.02
-"""No pin or touch status read for this long, once the release's debounce time is over: the
-capacitive pads' reader samples every 2 ms while anything is near a pad, and the matrix's
-scanner reads the columns as it goes back to waiting for an edge. Longer, it would rarely come
-between glitches 10 to 20 ms apart."""
+SCAN_QUIET_S = SCAN_S
+"""No pin read for a held switch's scan period, once the release's debounce time is over: the
+scanner has gone back to waiting for an edge (it reads the columns when that time falls due)."""
 PUSH_S = 0.06
 """How long the encoder is pushed to announce a clue: past its debounce, far from its hold."""
 NEW_HOLD_MARGIN_S = 0.2

@@ -96,13 +96,12 @@ PRESS_CONFIRM_MS = LONGEST_GLITCH_MS + 2.0
 spare for a scan that runs late or a glitch caught as it began."""
 RELEASE_DEBOUNCE_MS = 2 * SWITCH_BOUNCE_MS
 """How long a contact must stay open to be released: twice the rated bounce."""
-HELD_SCAN_MS = 30.0
+HELD_SCAN_MS = 20.0
 """How often a switch held down (its press believed) is scanned: its release makes no edge, so
-only a scan sees it, and each scan is a wake-up of the clock's thread (on a 2-core VM about
-0.5 ms of CPU with the scan, most of it the wake-up: about 2 % of a core while a pad is held,
-in `make bench`). A release is then believed at most this much plus the release debounce
-after the contact opened (40 ms): a release changes nothing a player sees, and every other
-switch's fall still wakes a scan at once."""
+only a scan sees it, and each scan is a wake-up of the clock's thread (on a loaded 2-core VM
+130–230 µs, far more than the scan). A release is then believed at most this much plus the
+release debounce after the contact opened (30 ms): a release changes nothing a player sees, and
+every other switch's fall still wakes a scan at once."""
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9

@@ -153,7 +153,7 @@ def test_a_release_waits_out_the_release_debounce(rig: PartRig) -> None:
     assert RELEASE_S <= released - opened <= RELEASE_S + SCAN_S + 1e-9
 
 
-# When a glitch comes: with nothing touched, while a pad is held (scanned every 30 ms), while a
+# When a glitch comes: with nothing touched, while a pad is held (scanned every 20 ms), while a
 # pad's press is being confirmed, and while a let-go pad waits out its release debounce.
 MOMENTS = ("idle", "held", "confirming", "releasing")
 WIDTHS = st.floats(min_value=SHORTEST_GLITCH_S, max_value=LONGEST_GLITCH_S)
