@@ -8,7 +8,6 @@ import asyncio
 import os
 import random
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,7 +28,7 @@ from firmware.virtual.table import VirtualTable
 
 from ..pilot_waits import wait_until
 from ..table_scripts import STILL, announce
-from .broker_helpers import WAIT_S, Mosquitto
+from .broker_helpers import Mosquitto
 from .test_cafe_model import game_payload
 from .test_cafe_web_staff import HEALTHY, game
 from .test_publisher import publisher_for
@@ -62,16 +61,6 @@ def test_rows_follow_the_messages() -> None:
     asyncio.run(scenario())
 
 
-async def shown_when(pilot: Pilot[None], check: Callable[[], bool]) -> bool:
-    """Whether `check` comes true while the app runs, within `WAIT_S`."""
-    deadline = time.monotonic() + WAIT_S
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause()
-    return True
-
-
 def test_news_of_a_row_out_of_sight_is_written_when_it_comes_into_view() -> None:
     def event(table: str, action: str) -> None:
         payload = encode(envelope(table, time.time(), action=action, words=[]))
@@ -86,17 +75,17 @@ def test_news_of_a_row_out_of_sight_is_written_when_it_comes_into_view() -> None
             for table in tables:
                 event(table, "clue 1")
             grid = app.query_one("#tables", DataTable)
-            assert await shown_when(pilot, lambda: grid.row_count == 30)
+            await wait_until(pilot, lambda: grid.row_count == 30, "30 rows")
             first, last = tables[0], tables[-1]
             assert first in app._on_screen(grid) and last not in app._on_screen(grid)
             event(first, "touch A1")
             event(last, "touch E5")
-            assert await shown_when(pilot, lambda: str(grid.get_row(first)[-1]) == "touch A1")
+            await wait_until(pilot, lambda: str(grid.get_row(first)[-1]) == "touch A1", "touch A1")
             # The page knows both at once; the table wrote only the row it shows.
             assert app.cafe.tables[last].last_event == "touch E5"
             assert str(grid.get_row(last)[-1]) == "clue 1"
             grid.scroll_end(animate=False)
-            assert await shown_when(pilot, lambda: str(grid.get_row(last)[-1]) == "touch E5")
+            await wait_until(pilot, lambda: str(grid.get_row(last)[-1]) == "touch E5", "touch E5")
             await pilot.press("q")
 
     asyncio.run(scenario())
