@@ -18,8 +18,9 @@ when its touch status changes, its touch threshold set low so that it says "some
 The table reads the touch status only then (a gpiozero edge callback hands the read to the
 injected clock), so an idle table reads nothing. While something is near a pad, its data are
 read every sample and the pad counts as touched only for the signal of a finger on the card,
-not the slower one of a hand held over it (`firmware.drivers.touch_signal`). On every wake-up
-all three chips are read, so that two cards touched at once on different chips are seen
+not the slower one of a hand held over it (`firmware.drivers.touch_signal`), judged from the
+moment the IRQ line fell (the edge's own time), however late the table gets to read. On every
+wake-up all three chips are read, so that two cards touched at once on different chips are seen
 together.
 
 The events are the switch matrix's: a pad counts once and only alone (`MultiplePads` otherwise,
@@ -253,6 +254,24 @@ class TouchPadsConfig:
     """Thresholds of their own, as the calibration measured them."""
 
 
+EDGE_AGE_LIMIT_S = 1.0
+"""The oldest an IRQ edge's time is believed: older still is as unknown as this old."""
+
+
+def _edge_age(irq: DigitalInputDevice) -> float:
+    """How long ago `irq` fell, from the pin's own time of the edge: under lgpio, the kernel's
+    timestamp of the interrupt, taken however late gpiozero's thread runs the callback.
+
+    0 when the pin gives no age (the line already went up again) or one that cannot be (a pin
+    library stamping on another clock would give a negative one); an absurdly old one is
+    `EDGE_AGE_LIMIT_S`, which only makes the rule more careful.
+    """
+    age = irq.active_time
+    if not isinstance(age, float | int) or not math.isfinite(age) or age < 0:
+        return 0.0
+    return min(float(age), EDGE_AGE_LIMIT_S)
+
+
 def open_chip(i2c: Any, address: int) -> TouchChip:
     """The driver of the chip at `address` (it soft-resets the chip and enables 12 electrodes)."""
     import adafruit_mpr121
@@ -410,6 +429,9 @@ class TouchPads:
         self._retry_s = [RETRY_FIRST_S] * len(addresses)
         self._fault_told: set[int] = set()
         """The chips whose fault was reported and not yet its end."""
+        self._edges: list[float | None] = [None] * len(addresses)
+        """Per chip, when its IRQ line fell and its status was not read since: when its status
+        changed, which may be long before the table gets to read it."""
         self._contacts: dict[tuple[int, int], _Contact] = {}
         for chip in range(len(addresses)):
             for electrode in range(ELECTRODES):
@@ -545,12 +567,18 @@ class TouchPads:
         self._count_pads(events)
         self._emit(events)
 
-    def _irq_fell(self) -> None:
-        # gpiozero's thread on the Pi: hand the reads to the clock, once per burst of edges.
+    def _irq_fell(self, irq: DigitalInputDevice) -> None:
+        # gpiozero's thread on the Pi: note when the line fell, hand the reads to the clock, once
+        # per burst of edges.
+        fell_at = self._clock.monotonic() - _edge_age(irq)
         with self._lock:
-            if self._closed or self._wake is not None:
+            if self._closed:
                 return
-            self._wake = self._clock.call_later(0.0, self._read_all)
+            index = self._irqs.index(irq)
+            earlier = self._edges[index]
+            self._edges[index] = fell_at if earlier is None else min(earlier, fell_at)
+            if self._wake is None:
+                self._wake = self._clock.call_later(0.0, self._read_all)
 
     def _read_all(self) -> None:
         with self._lock:
@@ -562,19 +590,26 @@ class TouchPads:
         for index, chip in chips:
             if chip is None:
                 continue
+            with self._lock:
+                # Taken before the status: a change after it pulls the line down again.
+                fell_at, self._edges[index] = self._edges[index], None
             try:
                 status = chip.touched()
             except OSError as error:
                 self._failed(index, error)
                 continue
-            self._apply(index, status, events)
+            self._apply(index, status, events, fell_at)
         self._count_pads(events)
         self._emit(events)
 
-    def _apply(self, chip: int, status: int, events: list[MatrixEvent]) -> None:
+    def _apply(
+        self, chip: int, status: int, events: list[MatrixEvent], fell_at: float | None = None
+    ) -> None:
         """Chip `chip`'s touch `status` bits: a pad nothing is near any more is released; a pad
-        something came near is watched, sample by sample, for a finger's signal."""
+        something came near is watched, sample by sample, for a finger's signal, from when the
+        chip's IRQ line fell (`fell_at`) if it did."""
         now = self._clock.monotonic()
+        changed = now if fell_at is None else min(fell_at, now)
         with self._lock:
             mine = [(e, c) for (i, e), c in self._contacts.items() if i == chip]
             for electrode, contact in mine:
@@ -591,7 +626,9 @@ class TouchPads:
                     near = self._pf_of(
                         chip, electrode, self._chip_thresholds(chip, electrode).touch
                     )
-                    contact.watch = RiseWatch(self._rule, size, near, since=now)
+                    # From when the status changed, not from when the table read it: a hand
+                    # come to rest while the table was starved must not look like a step.
+                    contact.watch = RiseWatch(self._rule, size, near, since=changed)
                     contact.watch_since = now
                     watching = True
             if watching and self._poll_timer is None and not self._closed:

@@ -187,11 +187,13 @@ class RiseWatch:
             return False
         rise, before, after = stop - start, start - earlier, abs(signal - stop)
         # A rise that grew faster than the one before it (a fingertip's 1/distance into the
-        # card) and then stopped at once; a hand that slows to rest rises less and less.
+        # card) and then stopped at once; a hand that slows to rest rises less and less. The
+        # stop is judged against the rise of one window: one measured across a stall is longer
+        # and larger, and a hand's tail would pass as still beside it.
         return (
             rise >= self._size_pf
             and rise / rise_s_seen >= rule.sharpness * before / rise_s
-            and after <= rule.still_share * rise
+            and after <= rule.still_share * rise * rise_s / rise_s_seen
         )
 
     def _gap_around(self, when: float) -> tuple[float, float] | None:

@@ -187,6 +187,8 @@ class VirtualMPR121:
         self._steady = False
         """The last sample changed nothing, and nothing changed since: no sample is needed."""
         self._irq_low = False
+        self._irq_fell_at = 0.0
+        """The time of the sample that pulled the IRQ line low (the chip's clock)."""
         self.reads_of_status = 0
         """Read transactions that began at the touch status: the table's cost while idle."""
         self._drive_irq()
@@ -471,6 +473,8 @@ class VirtualMPR121:
         state.first_sample = False
         if status != state.status:
             state.status = status
+            if not self._irq_low:
+                self._irq_fell_at = at
             self._irq_low = True
 
     def _reconfigure_if_out_of_range(self, index: int, electrode: _Electrode) -> None:
@@ -567,9 +571,23 @@ class VirtualMPR121:
         if pin is None:
             return
         if self._irq_low:
-            pin.drive_low()
+            _fall(pin, max(self._clock.monotonic() - self._irq_fell_at, 0.0))
         else:
             pin.drive_high()
+
+
+def _fall(pin: Any, ago: float) -> None:
+    """Drive a gpiozero mock pin low, its edge dated `ago` seconds back.
+
+    A real chip pulls its line at the sample, and the Pi's kernel stamps the edge then; the model
+    computes samples when it is next looked at, which a busy thread makes late. The edge keeps
+    the sample's time on the pin factory's clock, as gpiozero gets the kernel's under lgpio
+    (`MockPin`'s own drive_low would stamp it now).
+    """
+    if pin._change_state(False):
+        pin._last_change = pin.factory.ticks() - ago
+        if pin._edges in ("both", "falling") and pin._when_changed is not None:
+            pin._call_when_changed()
 
 
 class VirtualTouchPanel:

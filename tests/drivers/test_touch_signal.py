@@ -141,3 +141,17 @@ def test_a_finger_read_again_after_a_short_stall_counts_once_the_reads_are_regul
     times = [0.0, 0.002, 0.008, 0.010, 0.012, 0.014, 0.016, 0.018, 0.020]
     signal = [0.15, 0.15, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2]
     assert first_accepted(signal, times) is not None
+
+
+def test_a_rise_still_creeping_after_a_stall_is_judged_as_regular_reads_would_judge_it() -> None:
+    # A rise of 1.08 pF over 14 ms that keeps creeping at 0.02 pF/ms: a hand's tail, not a
+    # finger stopped by the card. Read across a 12 ms stall, the rise looks larger against the
+    # same tail; the stop is judged against the rise of one window either way.
+    def signal_at(at: float) -> float:
+        ms = at * 1000
+        return NEAR_PF + 1.08 * min(ms / 14, 1.0) + 0.02 * max(ms - 14, 0.0)
+
+    regular = [n * SAMPLE_S for n in range(20)]
+    stalled = [0.0] + [0.012 + n * SAMPLE_S for n in range(14)]
+    assert first_accepted([signal_at(t) for t in regular], regular) is None
+    assert first_accepted([signal_at(t) for t in stalled], stalled) is None

@@ -3,7 +3,7 @@ over the virtual I2C bus (and by raw bus transactions where the driver has no ca
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import adafruit_mpr121
@@ -11,7 +11,7 @@ import pytest
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
-from firmware.drivers.clock import VirtualClock
+from firmware.drivers.clock import Timer, VirtualClock
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.mpr121 import (
     AUTO_CONFIG0,
@@ -201,6 +201,47 @@ def test_a_touch_is_reported_after_the_debounce_and_the_irq_falls_until_read(rig
         seen.append(rig.irq.is_active)
     assert seen.index(True) >= 2  # DR 2: three samples in a row under the release threshold
     assert driver.touched() == 0
+
+
+class LateTimers:
+    """A clock whose timers all fire `late_s` late: the model's samples computed late."""
+
+    def __init__(self, clock: VirtualClock, late_s: float) -> None:
+        self._clock, self._late_s = clock, late_s
+
+    def monotonic(self) -> float:
+        return self._clock.monotonic()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        return self._clock.call_later(delay + self._late_s, callback)
+
+
+def test_the_irq_edge_keeps_the_time_of_the_sample_however_late_it_is_computed() -> None:
+    # The Pi's kernel stamps an edge when the line falls; the model pulls it when it gets to
+    # compute the sample, here 20 ms late. The edge's age is the sample's.
+    clock, bus, factory = VirtualClock(), VirtualI2C(), MockFactory()
+    factory.ticks = clock.monotonic  # the pins' time is the clock's: ages are exact
+    chip = VirtualMPR121(LateTimers(clock, 0.020), irq=factory.pin(IRQ_PIN))
+    bus.attach(ADDRESS, chip)
+    irq = DigitalInputDevice(IRQ_PIN, pull_up=True, pin_factory=factory)
+    fell: list[tuple[float, float]] = []
+    irq.when_activated = lambda: fell.append((clock.monotonic(), irq.active_time or 0.0))
+    try:
+        driver = adafruit_mpr121.MPR121(bus, ADDRESS)
+        for _ in range(1000):  # the baselines settle
+            clock.advance(0.001)
+        driver.touched()
+        touched_at = clock.monotonic()
+        chip.touch(5, BARE_FINGER_PF)
+        for _ in range(100):
+            clock.advance(0.001)
+        assert driver.touched() == 1 << 5
+        seen_at, age = fell[0]
+        assert seen_at - touched_at >= 0.020  # the model got to the sample late
+        assert 0.0 <= seen_at - age - touched_at <= 0.004  # the edge is the sample's
+    finally:
+        irq.close()
+        factory.reset()
 
 
 def test_touch_and_release_thresholds_give_hysteresis(rig: Rig) -> None:
