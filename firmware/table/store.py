@@ -35,7 +35,7 @@ from board_rules.text import clip
 from firmware.errors import FirmwareError
 from firmware.table.store_faults import SaveFault, fault_of, is_corruption
 from firmware.table.store_open import MATCHES_VERSION, open_for_writing, open_read_only
-from firmware.table.store_shm import blocked_line, shm_blocked
+from firmware.table.store_shm import ShmWatch, blocked_line, shm_blocked
 
 log = logging.getLogger(__name__)
 
@@ -213,6 +213,8 @@ class GameStore:
         self._saved: dict[int, int] = {}  # game id → actions already written
         self._shm_mapped = False
         """True when the connection may map the `-shm` for writing: checked before each use."""
+        self._shm = ShmWatch(self.path)
+        """That check, on the `-shm` of the connection open now."""
         self._set_aside: sqlite3.Connection | None = None
         """A connection whose `-shm` stopped taking writes under it: unused, and never closed,
         until the file takes writes again."""
@@ -278,6 +280,7 @@ class GameStore:
         )
         self._conn, self._writable, self._schema = opened.conn, opened.writable, opened.schema
         self._shm_mapped = opened.shm_mapped
+        self._shm = ShmWatch(self.path)
         self._version = opened.version
         self.fault = opened.fault
         if opened.moved_aside is not None:
@@ -289,7 +292,7 @@ class GameStore:
         `-shm` no longer takes writes (using it would crash the process)."""
         if self._conn is None or not self._shm_mapped:
             return True
-        blocked = shm_blocked(self.path)
+        blocked = self._shm.blocked()
         if blocked is None:
             return True
         self._set_aside, self._conn = self._conn, None
@@ -303,7 +306,7 @@ class GameStore:
 
     def _take_back(self) -> bool:
         """The connection set aside, in use again once its `-shm` takes writes."""
-        if shm_blocked(self.path) is not None:
+        if self._shm.blocked() is not None:
             return False
         self._conn, self._set_aside = self._set_aside, None
         self.fault = None
@@ -579,9 +582,11 @@ class GameStore:
             ctypes.pythonapi.Py_IncRef(ctypes.py_object(self._set_aside))
             _LEFT_OPEN.add(self.path)
             self._set_aside = None
+            self._shm = ShmWatch(self.path)  # its descriptor stays open with the connection
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._shm.close()
         self._writable = False
 
     def __enter__(self) -> GameStore:

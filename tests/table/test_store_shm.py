@@ -12,13 +12,14 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from board_rules.codenames import Coord
+from board_rules.codenames import Coord, Game, GiveClue, Mode
 from firmware.table import store_shm
 from firmware.table.config import TableConfig
-from firmware.table.store import DATABASE_NAME, GameStore
+from firmware.table.store import DATABASE_NAME, GameStore, TimedAction
 from firmware.table.store_faults import SaveFault
 from firmware.table.store_shm import FS_APPEND_FL, FS_IMMUTABLE_FL, shm_blocked, shm_path
 from firmware.table.unsaved import UNSAVED_PREFIX
@@ -71,6 +72,70 @@ def test_the_shm_flags_are_read_through_the_ioctl(
     shm_path(database).write_bytes(b"")
     monkeypatch.setattr(fcntl, "ioctl", flags_reported(flags))
     assert shm_blocked(database) == said
+
+
+def test_each_save_checks_the_shm_with_one_ioctl_and_opens_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[str] = []
+    checked: list[int] = []
+    real_open, real_ioctl = os.open, fcntl.ioctl
+
+    def counting_open(path: str | os.PathLike[str], *args: Any, **kwargs: Any) -> int:
+        opened.append(os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    def counting_ioctl(fd: int, request: int, *args: object) -> object:
+        if request == store_shm.FS_IOC_GETFLAGS:
+            checked.append(fd)
+        return real_ioctl(fd, request, *args)  # type: ignore[call-overload]
+
+    with GameStore(tmp_path) as store:
+        game = Game(KEY, Mode.STANDARD)
+        game_id = store.start_game(game.key, game.mode)
+        actions = [TimedAction(GiveClue(1), 1.0)]
+        store.save(game_id, game, actions)  # the -shm is there, and has been checked
+        monkeypatch.setattr(os, "open", counting_open)
+        monkeypatch.setattr(fcntl, "ioctl", counting_ioctl)
+        for saves in range(1, 6):
+            actions.append(TimedAction(GiveClue(1), float(saves)))
+            store.save(game_id, game, actions)
+        monkeypatch.undo()
+        assert len(store.game(game_id).actions) == len(actions)
+    shm = str(shm_path(tmp_path / DATABASE_NAME))
+    assert [path for path in opened if path == shm] == []
+    assert len(checked) == 5
+    assert len(set(checked)) == 1  # the same descriptor each time
+
+
+def _locks_held_on(path: Path) -> list[str]:
+    """This process's POSIX locks on the file at `path`, as /proc/locks lists them."""
+    stat = path.stat()
+    device = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}:{stat.st_ino}"
+    lines = Path("/proc/locks").read_text().splitlines()
+    return [
+        line
+        for line in lines
+        if "POSIX" in line.split() and str(os.getpid()) in line.split() and device in line.split()
+    ]
+
+
+def test_saving_keeps_sqlites_own_locks_on_the_shm(tmp_path: Path) -> None:
+    # SQLite holds a shared lock on the -shm for as long as its connection is open, so that
+    # another process opening the database does not take it for unused and rebuild it. A
+    # process's POSIX locks on a file go with any of its descriptors of that file: a check that
+    # opened and closed the -shm would drop that lock at every save.
+    with GameStore(tmp_path) as store:
+        game = Game(KEY, Mode.STANDARD)
+        game_id = store.start_game(game.key, game.mode)
+        shm = shm_path(tmp_path / DATABASE_NAME)
+        held = _locks_held_on(shm)
+        assert held, "SQLite holds no lock on the -shm of its open connection"
+        actions: list[TimedAction] = []
+        for saves in range(1, 4):
+            actions.append(TimedAction(GiveClue(1), float(saves)))
+            store.save(game_id, game, actions)
+            assert _locks_held_on(shm) == held
 
 
 def test_a_shm_turned_immutable_mid_game_holds_the_saves_back_until_it_is_not(
