@@ -432,6 +432,9 @@ class TouchPads:
         self._edges: list[float | None] = [None] * len(addresses)
         """Per chip, when its IRQ line fell and its status was not read since: when its status
         changed, which may be long before the table gets to read it."""
+        self._status_read_at: list[float | None] = [None] * len(addresses)
+        """Per chip, when its status was last read: a change found with no edge noted for it
+        (read for another chip's edge before its own line's callback ran) came after that."""
         self._contacts: dict[tuple[int, int], _Contact] = {}
         for chip in range(len(addresses)):
             for electrode in range(ELECTRODES):
@@ -609,7 +612,10 @@ class TouchPads:
         something came near is watched, sample by sample, for a finger's signal, from when the
         chip's IRQ line fell (`fell_at`) if it did."""
         now = self._clock.monotonic()
-        changed = now if fell_at is None else min(fell_at, now)
+        with self._lock:
+            known_low = self._status_read_at[chip] if fell_at is None else fell_at
+            self._status_read_at[chip] = now
+        changed = now if known_low is None else min(known_low, now)
         with self._lock:
             mine = [(e, c) for (i, e), c in self._contacts.items() if i == chip]
             for electrode, contact in mine:
@@ -626,8 +632,9 @@ class TouchPads:
                     near = self._pf_of(
                         chip, electrode, self._chip_thresholds(chip, electrode).touch
                     )
-                    # From when the status changed, not from when the table read it: a hand
-                    # come to rest while the table was starved must not look like a step.
+                    # From when the status changed (or, with no edge for it, the last read
+                    # that found it unchanged), not from when the table read it: a hand come to
+                    # rest while the table was busy must not look like a step.
                     contact.watch = RiseWatch(self._rule, size, near, since=changed)
                     contact.watch_since = now
                     watching = True

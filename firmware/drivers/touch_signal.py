@@ -174,7 +174,8 @@ class RiseWatch:
         gap = self._gap_around(instants[2])
         if gap is not None and gap[1] - gap[0] <= rule.stall_ms / 1000:
             # The rise's start fell in a short stall of the reads: the rise is measured from
-            # the read before it, over the time it really took, against the rise before it.
+            # the read before it, over the time it really took, and judged as its share of one
+            # window (what regular reads would have seen of it at the least, were it steady).
             rise_from = gap[0]
             rise_s_seen = instants[1] - rise_from
         # Inside a longer gap the signal is only known to lie between the reads around it (a
@@ -185,15 +186,16 @@ class RiseWatch:
         earlier = self._signal_at(rise_from - rise_s, within_gap=min)
         if start is None or earlier is None:
             return False
-        rise, before, after = stop - start, start - earlier, abs(signal - stop)
+        # Across a stall, one window's share of the rise: the whole of a hand's rise over
+        # 14 ms would pass for a finger's size, and its tail as still beside it.
+        rise = (stop - start) * rise_s / rise_s_seen
+        before, after = start - earlier, abs(signal - stop)
         # A rise that grew faster than the one before it (a fingertip's 1/distance into the
-        # card) and then stopped at once; a hand that slows to rest rises less and less. The
-        # stop is judged against the rise of one window: one measured across a stall is longer
-        # and larger, and a hand's tail would pass as still beside it.
+        # card) and then stopped at once; a hand that slows to rest rises less and less.
         return (
             rise >= self._size_pf
-            and rise / rise_s_seen >= rule.sharpness * before / rise_s
-            and after <= rule.still_share * rise * rise_s / rise_s_seen
+            and rise >= rule.sharpness * before
+            and after <= rule.still_share * rise
         )
 
     def _gap_around(self, when: float) -> tuple[float, float] | None:

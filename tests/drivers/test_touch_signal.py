@@ -155,3 +155,12 @@ def test_a_rise_still_creeping_after_a_stall_is_judged_as_regular_reads_would_ju
     stalled = [0.0] + [0.012 + n * SAMPLE_S for n in range(14)]
     assert first_accepted([signal_at(t) for t in regular], regular) is None
     assert first_accepted([signal_at(t) for t in stalled], stalled) is None
+
+
+def test_a_small_rise_read_across_a_stall_is_judged_by_one_windows_share_of_it() -> None:
+    # A hand come to rest 20 mm over a card, as a busy table read it in the bench's hover run
+    # (its status changed at 0): one read, a 7 ms stall, then reads 2.5 to 3.5 ms apart. Its
+    # whole rise, measured from before the stall, would pass for a finger's size.
+    times = [0.00175, 0.00852, 0.01095, 0.01370, 0.01626, 0.01963]
+    signal = [0.088, 0.235, 0.265, 0.325, 0.355, 0.355]
+    assert first_accepted(signal, times) is None
