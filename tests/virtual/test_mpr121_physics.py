@@ -1,8 +1,9 @@
 """The capacitive pads on the physical model: real pads, wires and tops under the virtual MPR121s,
 the real `adafruit_mpr121` driver and the table's configuration over them. A finger through a
 card on every supported top is a touch on every pad, whatever its wire; a hand held 5 mm or more
-over a card never is, however quickly it was brought there; the driver's fixed charge would have
-missed the finger."""
+over a card, brought there no faster than a swing, is not, with these chips' noise seeds (the
+developers' guide says where the margin is thin); the driver's fixed charge would have missed
+the finger."""
 
 from __future__ import annotations
 
