@@ -84,10 +84,6 @@ class TouchRule:
     gap_margin_ms: float = 4.0
     """How much later than a sample period a read may follow the one before it and the signal
     between them still count as known (a line between the two); past that it is a gap."""
-    stall_ms: float = 16.0
-    """The longest gap in the reads a rise may be measured across, from the read before it to the
-    stop over the time that really took: a hand at rest after a longer stall has hidden how it
-    slowed (the physical model's fastest hand, stopped in a 20 ms stall, rises as a finger)."""
 
     def __post_init__(self) -> None:
         if self.size_pf <= 0:
@@ -170,25 +166,16 @@ class RiseWatch:
         signal, stop = self._signal_at(instants[0]), self._signal_at(instants[1])
         if signal is None or stop is None or not self._regular_since(instants[1]):
             return False
-        rise_from, rise_s_seen = instants[2], rise_s
-        gap = self._gap_around(instants[2])
-        if gap is not None and gap[1] - gap[0] <= rule.stall_ms / 1000:
-            # The rise's start fell in a short stall of the reads: the rise is measured from
-            # the read before it, over the time it really took, and judged as its share of one
-            # window (what regular reads would have seen of it at the least, were it steady).
-            rise_from = gap[0]
-            rise_s_seen = instants[1] - rise_from
-        # Inside a longer gap the signal is only known to lie between the reads around it (a
-        # hand's or a finger's signal rises): the rise's start is taken at the later read and
-        # the earlier instant at the former one, so that the rise is no larger, and the rise
-        # before it no smaller, than regular reads would have shown.
-        start = self._signal_at(rise_from, within_gap=max)
-        earlier = self._signal_at(rise_from - rise_s, within_gap=min)
+        # Inside a gap the signal is only known to lie between the reads around it (a hand's
+        # or a finger's signal rises): the rise's start is taken at the later read and the
+        # earlier instant at the former one, so that the rise is no larger, and the rise before
+        # it no smaller, than regular reads would have shown. Measuring a rise from the read
+        # before a stall, however short, lets a hand's whole slow rise pass for a finger's.
+        start = self._signal_at(instants[2], within_gap=max)
+        earlier = self._signal_at(instants[3], within_gap=min)
         if start is None or earlier is None:
             return False
-        # Across a stall, one window's share of the rise: the whole of a hand's rise over
-        # 14 ms would pass for a finger's size, and its tail as still beside it.
-        rise = (stop - start) * rise_s / rise_s_seen
+        rise = stop - start
         before, after = start - earlier, abs(signal - stop)
         # A rise that grew faster than the one before it (a fingertip's 1/distance into the
         # card) and then stopped at once; a hand that slows to rest rises less and less.
@@ -197,14 +184,6 @@ class RiseWatch:
             and rise >= rule.sharpness * before
             and after <= rule.still_share * rise
         )
-
-    def _gap_around(self, when: float) -> tuple[float, float] | None:
-        """The two reads' times around `when` if they are further apart than a gap."""
-        times = [t for t, _ in self._reads]
-        for older, newer in itertools.pairwise(times):
-            if older < when < newer:
-                return (older, newer) if newer - older > self._rule.max_gap_s else None
-        return None
 
     def _signal_at(
         self, when: float, within_gap: Callable[[float, float], float] | None = None

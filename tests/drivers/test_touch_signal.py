@@ -145,8 +145,8 @@ def test_a_finger_read_again_after_a_short_stall_counts_once_the_reads_are_regul
 
 def test_a_rise_still_creeping_after_a_stall_is_judged_as_regular_reads_would_judge_it() -> None:
     # A rise of 1.08 pF over 14 ms that keeps creeping at 0.02 pF/ms: a hand's tail, not a
-    # finger stopped by the card. Read across a 12 ms stall, the rise looks larger against the
-    # same tail; the stop is judged against the rise of one window either way.
+    # finger stopped by the card. Measured from the read before a 12 ms stall, the rise would
+    # look larger against the same tail.
     def signal_at(at: float) -> float:
         ms = at * 1000
         return NEAR_PF + 1.08 * min(ms / 14, 1.0) + 0.02 * max(ms - 14, 0.0)
@@ -157,7 +157,7 @@ def test_a_rise_still_creeping_after_a_stall_is_judged_as_regular_reads_would_ju
     assert first_accepted([signal_at(t) for t in stalled], stalled) is None
 
 
-def test_a_small_rise_read_across_a_stall_is_judged_by_one_windows_share_of_it() -> None:
+def test_a_small_rise_read_across_a_stall_is_not_measured_from_before_the_stall() -> None:
     # A hand come to rest 20 mm over a card, as a busy table read it in the bench's hover run
     # (its status changed at 0): one read, a 7 ms stall, then reads 2.5 to 3.5 ms apart. Its
     # whole rise, measured from before the stall, would pass for a finger's size.
