@@ -72,6 +72,7 @@ def make_rig(**options: object) -> tuple[Rig, MockFactory]:
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
+    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
     panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS)
     events: list[MatrixEvent] = []
     pads = TouchPads(
@@ -214,6 +215,7 @@ def test_a_chip_missing_at_start_is_a_fault_and_the_table_opens() -> None:
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
+    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
     panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS)
     bus.unplug(ADDRESSES[2])
     events: list[MatrixEvent] = []

@@ -46,6 +46,7 @@ def calibrate(switches: tuple[TouchSwitch, ...]) -> list[PadReading]:
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
+    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
     panel = VirtualTouchPanel(clock, bus, factory, (17, 27, 22), noise_counts=3.0, seed=5)
     chips = open_configured(bus, ADDRESSES)
     clock.advance(1.0)

@@ -138,6 +138,7 @@ def build_table(driver_clock: Callable[[VirtualClock], Clock] = lambda clock: cl
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
+    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
     panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS, noise_counts=NOISE_COUNTS, seed=7)
     for switch, wire in wires_cm(3).items():
         chip, electrode = electrode_of(switch)
@@ -405,6 +406,7 @@ def test_a_calibrated_pad_keeps_the_finger_and_refuses_the_hand() -> None:
     clock = VirtualClock()
     bus = VirtualI2C()
     factory = MockFactory()
+    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
     panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS, noise_counts=NOISE_COUNTS, seed=11)
     events: list[MatrixEvent] = []
     a1 = ALL_COORDS[0]
