@@ -615,8 +615,7 @@ class TouchPads:
         with self._lock:
             known_low = self._status_read_at[chip] if fell_at is None else fell_at
             self._status_read_at[chip] = now
-        changed = now if known_low is None else min(known_low, now)
-        with self._lock:
+            changed = now if known_low is None else min(known_low, now)
             mine = [(e, c) for (i, e), c in self._contacts.items() if i == chip]
             for electrode, contact in mine:
                 if contact.near and not status >> electrode & 1:

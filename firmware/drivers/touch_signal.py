@@ -175,8 +175,7 @@ class RiseWatch:
         earlier = self._signal_at(instants[3], within_gap=min)
         if start is None or earlier is None:
             return False
-        rise = stop - start
-        before, after = start - earlier, abs(signal - stop)
+        rise, before, after = stop - start, start - earlier, abs(signal - stop)
         # A rise that grew faster than the one before it (a fingertip's 1/distance into the
         # card) and then stopped at once; a hand that slows to rest rises less and less.
         return (

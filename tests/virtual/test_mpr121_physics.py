@@ -86,6 +86,13 @@ class Table:
             self.clock.advance(max(due - self.clock.monotonic(), 0.0))
         self.clock.advance(max(end - self.clock.monotonic(), 0.0))
 
+    def hold_hand(self, switch: TouchSwitch, stack: Stack, height: float, duration: float) -> None:
+        """A hand brought from 15 cm over `switch` in `duration`, held, then taken away."""
+        self.panel.move_over(switch, hand_hover(stack, STANDARD, height, duration_s=duration))
+        self.wait(duration + 0.5)
+        self.panel.release_switch(switch)
+        self.wait(0.3)
+
     def guesses(self) -> list[MatrixEvent]:
         return [e for e in self.events if isinstance(e, PadPressed | ButtonPressed)]
 
@@ -301,11 +308,7 @@ def test_a_hand_held_over_a_card_is_never_a_guess(table: Table, name: str, heigh
     stack = SUPPORTED_STACKS[name]
     pads = ALL_COORDS[::4]
     for index, duration in enumerate(HOVER_DURATIONS):
-        switch = pads[index % len(pads)]
-        table.panel.move_over(switch, hand_hover(stack, STANDARD, height, duration_s=duration))
-        table.wait(duration + 0.5)
-        table.panel.release_switch(switch)
-        table.wait(0.3)
+        table.hold_hand(pads[index % len(pads)], stack, height, duration)
     assert table.guesses() == []
 
 
@@ -316,13 +319,7 @@ def test_a_hand_read_late_and_unevenly_is_never_a_guess(starved: Table, height: 
     for name, stack in SUPPORTED_STACKS.items():
         pads = ALL_COORDS[::4]
         for index, duration in enumerate(HOVER_DURATIONS):
-            switch = pads[index % len(pads)]
-            starved.panel.move_over(
-                switch, hand_hover(stack, STANDARD, height, duration_s=duration)
-            )
-            starved.wait(duration + 0.5)
-            starved.panel.release_switch(switch)
-            starved.wait(0.3)
+            starved.hold_hand(pads[index % len(pads)], stack, height, duration)
         assert starved.guesses() == [], f"a hand {height:g} mm over {name} was a guess"
 
 
@@ -338,12 +335,7 @@ def test_a_hand_come_to_rest_before_the_table_could_read_it_is_never_a_guess(
         for name, stack in SUPPORTED_STACKS.items():
             for switch in ALL_COORDS[1::3]:
                 clocks[0].late_s = 0.030
-                table.panel.move_over(
-                    switch, hand_hover(stack, STANDARD, height, duration_s=FASTEST_HOVER_S)
-                )
-                table.wait(FASTEST_HOVER_S + 0.5)
-                table.panel.release_switch(switch)
-                table.wait(0.3)
+                table.hold_hand(switch, stack, height, FASTEST_HOVER_S)
             assert table.guesses() == [], f"a hand {height:g} mm over {name} was a guess"
     finally:
         table.close()
