@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: test docs lint typecheck pytest test-slow test-loop soak bench fleet-bench key-contrast translations clean sim
 .PHONY: install uninstall service-test pi-userland pi-userland-all test-trixie provision-test
-.PHONY: cafe-demo cafe-service-test cafe-flood-bench
+.PHONY: cafe-demo cafe-service-test cafe-flood-bench touch-rule-rates
 
 # Every module compiled once and kept: with PYTHONDONTWRITEBYTECODE set, each test worker, mypy
 # and the site would compile the same modules again, and pytest rewrite every test file again.
@@ -89,6 +89,13 @@ soak: $(STAMP)
 # comparison with the budgets on standard error.
 bench: $(STAMP)
 	@$(PY) -m tools.bench
+
+# The finger's rule over many chip noise seeds (about 12 min on 2 cores): hands counted and
+# fingers seen on the capacitive pads' physical model, read regularly and by a starved driver,
+# each with its 95 % interval, as one JSON object. Options in TOUCH_RULE_RATES_ARGS, e.g.
+# TOUCH_RULE_RATES_ARGS="--seeds 60:120 --reads regular".
+touch-rule-rates: $(STAMP)
+	@$(PY) -m tools.touch_rule_rates $(TOUCH_RULE_RATES_ARGS)
 
 # The café fleet at scale (about 40 s): 50 headless tables through one Mosquitto into one café
 # view; action-to-view latency, messages a second, CPU and memory, as one JSON object.

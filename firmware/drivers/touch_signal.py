@@ -15,8 +15,9 @@ chip's baseline filter passes small changes straight into the baseline (MHD, dat
 "Baseline System"), so what crept up slowly is already gone from the signal. The rule, chosen on
 the physical model of the virtual chip (`firmware.virtual.mpr121_physics`,
 tests/virtual/test_mpr121_physics.py): a guess is a rise of at least `size_pf` over
-`rise_samples` samples, `sharpness` times the rise over the samples before it, after which the
-signal moves by less than `still_share` of that rise over `still_samples` samples.
+`rise_samples` samples, `sharpness` times the rise over the samples before it and more by the
+readings' noise (`noise_pf`), after which the signal moves by less than `still_share` of that
+rise over `still_samples` samples.
 
 The windows are times (the chip's samples are 2 ms apart), not reads: a table whose thread is
 starved reads late and skips samples, and a hand's rise that slows over 30 ms, read at its two
@@ -25,7 +26,7 @@ rule's four instants is taken on the line between the two reads around it, where
 further apart than a sample and `gap_margin_ms`. Across a longer gap the signal is unknown: the
 still window must have none, and a rise's start or the instant before it that falls in one is
 taken at whichever of the gap's two reads makes the rise smaller and the rise before it larger.
-Late reads can thus lose a touch (tap again) but never make one regular reads would not.
+A gap in the reads can thus lose a touch (tap again) but never make one.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def added_pf(current_ua: int, time_us: float, baseline: int, data: int) -> float
 class TouchRule:
     """A finger's signal, as opposed to a hand's (see the module's docstring)."""
 
-    size_pf: float = 0.2
+    size_pf: float = 0.25
     """The least rise into the stop: over a hand's that the readings' counts (0.03–0.045 pF
     each) make look sharp, under a finger's on every supported stack and wire."""
     rise_samples: int = 4
@@ -74,6 +75,10 @@ class TouchRule:
     sharpness: float = 1.5
     """How many times the rise over the window before it the rise must be: a fingertip's
     signal grows as 1/distance into the card, a hand's slows into its rest."""
+    noise_pf: float = 0.05
+    """How far the rise must clear `sharpness` times the one before it: a reading is a count or
+    two off either way (the chips' noise, 0.03–0.045 pF a count), and a hand's rise that only
+    seemed to grow faster by that much is a hand's."""
     still_samples: int = 2
     """The samples after the rise in which the signal must have stopped."""
     still_share: float = 0.12
@@ -88,6 +93,8 @@ class TouchRule:
     def __post_init__(self) -> None:
         if self.size_pf <= 0:
             raise ValueError("the touch rule's size must be more than 0 pF")
+        if self.noise_pf < 0:
+            raise ValueError("the touch rule's noise allowance cannot be negative")
         if min(self.rise_samples, self.still_samples) < 1:
             raise ValueError("the touch rule's windows must be 1 sample or more")
         if not 0 < self.still_share < 1:
@@ -180,7 +187,7 @@ class RiseWatch:
         # card) and then stopped at once; a hand that slows to rest rises less and less.
         return (
             rise >= self._size_pf
-            and rise >= rule.sharpness * before
+            and rise >= rule.sharpness * before + rule.noise_pf
             and after <= rule.still_share * rise
         )
 

@@ -312,7 +312,7 @@ class TouchPadsKeys:
         PadThresholds.touch,
         whole(2, 255, "a whole number 2–255"),
         """2-255 counts below the baseline, for pads not calibrated: the chips say "something is
-        near" at a third of it, and the pad is then read for a finger's signal (a jump of 0.2 pF
+        near" at a third of it, and the pad is then read for a finger's signal (a jump of 0.25 pF
         that stops at once: not a hand's)""",
     )
     release_threshold: int = setting(

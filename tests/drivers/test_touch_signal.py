@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -59,8 +60,20 @@ def test_a_hand_slowing_into_its_rest_never_counts() -> None:
 
 
 def test_a_finger_under_the_size_is_not_a_touch() -> None:
-    small = [NEAR_PF + 0.15] * 6  # a step of 0.15 pF: under the rule's 0.2
+    small = [NEAR_PF + 0.2] * 6  # a step of 0.2 pF: under the rule's 0.25
     assert first_accepted(small) is None
+
+
+def test_a_rise_that_grew_only_by_a_count_more_than_the_sharpness_is_not_a_touch() -> None:
+    # 0.3 pF over 8 ms, then 0.48 pF over the next 8 ms and still: 1.5 times the rise before it
+    # and 0.03 pF (a count) more, which a reading's noise can make of a hand slowing to rest.
+    before = [round(NEAR_PF + 0.075 * n, 3) for n in range(5)]
+    rise = [round(before[-1] + 0.12 * n, 3) for n in range(1, 5)]
+    signal = before + rise + [rise[-1]] * 4
+    assert first_accepted(signal) is None
+    without_allowance = RiseWatch(replace(RULE, noise_pf=0.0), near_pf=NEAR_PF, since=0.0)
+    accepted = [without_allowance.add(v, n * SAMPLE_S) for n, v in enumerate(signal)]
+    assert accepted.index(True) == 10  # the rise's top (index 8) and two still samples after it
 
 
 def test_one_noisy_sample_is_not_a_touch() -> None:
@@ -86,6 +99,8 @@ def test_the_rule_refuses_a_window_of_nothing() -> None:
         TouchRule(still_share=1.0)
     with pytest.raises(ValueError, match="sample period"):
         TouchRule(sample_ms=0.0)
+    with pytest.raises(ValueError, match="noise allowance"):
+        TouchRule(noise_pf=-0.01)
 
 
 def test_a_hand_read_only_at_the_two_ends_of_its_rise_is_not_a_touch() -> None:

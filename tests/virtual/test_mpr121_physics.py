@@ -7,32 +7,26 @@ the finger."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import adafruit_mpr121
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames import ALL_COORDS
-from firmware.drivers.clock import Clock, Timer, VirtualClock
+from firmware.drivers.clock import Timer, VirtualClock
 from firmware.drivers.events import (
-    ButtonPressed,
-    ConsoleButton,
     MatrixEvent,
     PadPressed,
-    TouchChipFault,
 )
 from firmware.drivers.touch_pads import (
     ADDRESSES,
     PadThresholds,
     TouchPads,
-    TouchSwitch,
     auto_config_limits,
     configure_chip,
     debounce_register,
-    electrode_of,
 )
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.mpr121 import (
@@ -48,7 +42,6 @@ from firmware.virtual.mpr121_physics import (
     SLOWEST_FINGER_MM_S,
     SUPPORTED_STACKS,
     UNSUPPORTED_STACKS,
-    Pad,
     Stack,
     build_from_mechanics,
     electrode_pf,
@@ -56,73 +49,21 @@ from firmware.virtual.mpr121_physics import (
     finger_press,
     hand_hover,
 )
+from tools.touch_rule_rates import (
+    IRQ_PINS,
+    NOISE_COUNTS,
+    STANDARD,
+    STARVED,
+    SWITCHES,
+    ModelTable,
+    build_table,
+    starved_table,
+)
 
 from ..paths import REPO
 
-IRQ_PINS = (17, 27, 22)
-NOISE_COUNTS = 3.0
-"""rms of one reading: about 0.04 pF on a 20 pF pad once the two filters have averaged it."""
 VALID_LOW, VALID_HIGH = round(0.7 / 3.3 * 1024), round((3.3 - 0.7) / 3.3 * 1024)
 """The ADC's valid range at 3.3 V: 0.7 V to VDD − 0.7 V (datasheet, AN3889): 217–807 counts."""
-SWITCHES: tuple[TouchSwitch, ...] = (*ALL_COORDS, *ConsoleButton)
-STANDARD = Pad()
-
-
-@dataclass
-class Table:
-    clock: VirtualClock
-    panel: VirtualTouchPanel
-    pads: TouchPads
-    events: list[MatrixEvent]
-    factory: MockFactory
-
-    def close(self) -> None:
-        self.pads.close()
-        self.factory.reset()
-
-    def wait(self, seconds: float) -> None:
-        end = self.clock.monotonic() + seconds
-        while (due := self.clock.next_due) is not None and due <= end:
-            self.clock.advance(max(due - self.clock.monotonic(), 0.0))
-        self.clock.advance(max(end - self.clock.monotonic(), 0.0))
-
-    def hold_hand(self, switch: TouchSwitch, stack: Stack, height: float, duration: float) -> None:
-        """A hand brought from 15 cm over `switch` in `duration`, held, then taken away."""
-        self.panel.move_over(switch, hand_hover(stack, STANDARD, height, duration_s=duration))
-        self.wait(duration + 0.5)
-        self.panel.release_switch(switch)
-        self.wait(0.3)
-
-    def guesses(self) -> list[MatrixEvent]:
-        return [e for e in self.events if isinstance(e, PadPressed | ButtonPressed)]
-
-
-def wires_cm(seed: int) -> dict[TouchSwitch, float]:
-    """Each electrode's wire, 15 to 30 cm as a layout gives them (the builder's guide: under
-    30 cm)."""
-    rng = random.Random(seed)
-    return {switch: rng.uniform(15.0, 30.0) for switch in SWITCHES}
-
-
-class StarvedClock:
-    """The driver's clock on a starved thread: every timer fires late, by up to `late_s` and,
-    one time in `stall_every`, by a stall of up to `stall_s` (the chips sample on regardless)."""
-
-    def __init__(
-        self, clock: VirtualClock, seed: int, late_s: float, stall_s: float, stall_every: int
-    ) -> None:
-        self._clock = clock
-        self._rng = random.Random(seed)
-        self._late_s, self._stall_s, self._stall_every = late_s, stall_s, stall_every
-
-    def monotonic(self) -> float:
-        return self._clock.monotonic()
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        late = self._rng.uniform(0.0, self._late_s)
-        if self._rng.randrange(self._stall_every) == 0:
-            late += self._rng.uniform(0.0, self._stall_s)
-        return self._clock.call_later(delay + late, callback)
 
 
 class BusyOnceClock:
@@ -141,47 +82,16 @@ class BusyOnceClock:
         return self._clock.call_later(delay + late, callback)
 
 
-def build_table(driver_clock: Callable[[VirtualClock], Clock] = lambda clock: clock) -> Table:
-    clock = VirtualClock()
-    bus = VirtualI2C()
-    factory = MockFactory()
-    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
-    panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS, noise_counts=NOISE_COUNTS, seed=7)
-    for switch, wire in wires_cm(3).items():
-        chip, electrode = electrode_of(switch)
-        panel.chips[chip].set_capacitance(
-            electrode, electrode_pf(replace(STANDARD, wire_m=wire / 100))
-        )
-    events: list[MatrixEvent] = []
-    pads = TouchPads(
-        driver_clock(clock), events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory
-    )
-    made = Table(clock, panel, pads, events, factory)
-    made.wait(1.0)  # the baselines settle
-    assert not [e for e in events if isinstance(e, TouchChipFault)]
-    events.clear()
-    return made
-
-
 @pytest.fixture
-def table() -> Iterator[Table]:
+def table() -> Iterator[ModelTable]:
     made = build_table()
     yield made
     made.close()
 
 
-STARVED = {
-    "samples skipped": (0.004, 0.0, 1),
-    "stalls": (0.001, 0.030, 8),
-}
-"""Reads late by up to two samples; or by up to half of one, with a stall of up to 30 ms one time
-in 8."""
-
-
 @pytest.fixture(params=STARVED)
-def starved(request: pytest.FixtureRequest) -> Iterator[Table]:
-    late_s, stall_s, every = STARVED[request.param]
-    made = build_table(lambda clock: StarvedClock(clock, 5, late_s, stall_s, every))
+def starved(request: pytest.FixtureRequest) -> Iterator[ModelTable]:
+    made = starved_table(request.param, 5)
     yield made
     made.close()
 
@@ -247,7 +157,7 @@ def test_a_pad_out_of_reach_is_reported_after_the_retries() -> None:
     assert chip.register(OOR_STATUS + 1) & 0x80  # ACFF
 
 
-def test_the_third_chip_enables_only_the_electrodes_wired_to_it(table: Table) -> None:
+def test_the_third_chip_enables_only_the_electrodes_wired_to_it(table: ModelTable) -> None:
     enabled = [chip.register(ECR) & 0x0F for chip in table.panel.chips]
     assert enabled == [12, 12, 6]
     third = table.panel.chips[2]
@@ -271,7 +181,7 @@ def test_the_model_build_is_a_supported_stack() -> None:
 
 
 @pytest.mark.parametrize("name", SUPPORTED_STACKS)
-def test_every_pad_sees_a_finger_through_each_supported_stack(table: Table, name: str) -> None:
+def test_every_pad_sees_a_finger_through_each_supported_stack(table: ModelTable, name: str) -> None:
     # The slowest finger the stacks promise, on every pad with its own wire (15 to 30 cm).
     stack = SUPPORTED_STACKS[name]
     for switch in SWITCHES:
@@ -285,7 +195,7 @@ def test_every_pad_sees_a_finger_through_each_supported_stack(table: Table, name
 
 @pytest.mark.parametrize("name", SUPPORTED_STACKS)
 @pytest.mark.parametrize("speed", [200.0, 400.0])
-def test_a_faster_finger_is_seen_too(table: Table, name: str, speed: float) -> None:
+def test_a_faster_finger_is_seen_too(table: ModelTable, name: str, speed: float) -> None:
     stack = SUPPORTED_STACKS[name]
     for switch in ALL_COORDS[::4]:
         table.events.clear()
@@ -302,7 +212,9 @@ HOVER_DURATIONS = (FASTEST_HOVER_S, 0.15, 0.25, 0.4, 0.8, 1.5)
 
 @pytest.mark.parametrize("name", SUPPORTED_STACKS)
 @pytest.mark.parametrize("height", [5.0, 10.0, 20.0, 40.0])
-def test_a_hand_held_over_a_card_is_never_a_guess(table: Table, name: str, height: float) -> None:
+def test_a_hand_held_over_a_card_is_never_a_guess(
+    table: ModelTable, name: str, height: float
+) -> None:
     # Brought from 15 cm and held, as a player points at a card, at every pace from a swing to a
     # slow reach, over pads on short and long wires.
     stack = SUPPORTED_STACKS[name]
@@ -313,7 +225,7 @@ def test_a_hand_held_over_a_card_is_never_a_guess(table: Table, name: str, heigh
 
 
 @pytest.mark.parametrize("height", [5.0, 10.0, 20.0, 40.0])
-def test_a_hand_read_late_and_unevenly_is_never_a_guess(starved: Table, height: float) -> None:
+def test_a_hand_read_late_and_unevenly_is_never_a_guess(starved: ModelTable, height: float) -> None:
     # A starved table reads late, skips samples and stalls: the hand's rise, read at its ends,
     # would look like a finger's step if reads were counted as samples.
     for name, stack in SUPPORTED_STACKS.items():
@@ -341,14 +253,16 @@ def test_a_hand_come_to_rest_before_the_table_could_read_it_is_never_a_guess(
         table.close()
 
 
-FINGERS_SEEN_STARVED = {"samples skipped": 0.75, "stalls": 0.4}
+FINGERS_SEEN_STARVED = {"samples skipped": 0.75, "stalls": 0.3}
 """The share of fingers a starved table still sees at the first tap: a stall over a finger's
-arrival hides its rise, and the rule does not guess on what it did not see (tap again)."""
+arrival hides its rise, and the rule does not guess on what it did not see (tap again). Over 60
+seeds `make touch-rule-rates` sees 87 % and 41 %; a sample of 30 fingers, as here, spreads about
+9 points either side of that."""
 
 
 @pytest.mark.parametrize("name", SUPPORTED_STACKS)
 def test_a_finger_read_late_and_unevenly_is_mostly_still_seen(
-    starved: Table, name: str, request: pytest.FixtureRequest
+    starved: ModelTable, name: str, request: pytest.FixtureRequest
 ) -> None:
     stack = SUPPORTED_STACKS[name]
     seen = total = 0
@@ -367,7 +281,7 @@ def test_a_finger_read_late_and_unevenly_is_mostly_still_seen(
     assert seen >= FINGERS_SEEN_STARVED[mode] * total, f"{seen} of {total} fingers seen"
 
 
-def test_a_hand_slapped_down_faster_than_a_reach_can_count(table: Table) -> None:
+def test_a_hand_slapped_down_faster_than_a_reach_can_count(table: ModelTable) -> None:
     # The rule's limit, as the builder's guide says it: a hand stopped 10 mm over a card in
     # 50 ms (5 m/s from 15 cm) rises as sharply as a finger.
     stack = SUPPORTED_STACKS["polycarbonate 0.5 mm"]
@@ -380,7 +294,7 @@ def test_a_hand_slapped_down_faster_than_a_reach_can_count(table: Table) -> None
 
 
 @pytest.mark.parametrize("name", UNSUPPORTED_STACKS)
-def test_a_top_off_the_list_misses_deliberate_fingers(table: Table, name: str) -> None:
+def test_a_top_off_the_list_misses_deliberate_fingers(table: ModelTable, name: str) -> None:
     # At the slowest promised speed, which every supported top sees on every pad (above).
     stack = UNSUPPORTED_STACKS[name]
     touches = SWITCHES
@@ -406,7 +320,7 @@ def test_a_calibrated_pad_keeps_the_finger_and_refuses_the_hand() -> None:
     with TouchPads(
         clock, events.append, i2c=bus, irq_pins=IRQ_PINS, pin_factory=factory, thresholds=thresholds
     ) as pads:
-        made = Table(clock, panel, pads, events, factory)
+        made = ModelTable(clock, panel, pads, events, factory)
         made.wait(1.0)
         stack = SUPPORTED_STACKS["polycarbonate 0.5 mm"]
         panel.move_over(a1, hand_hover(stack, STANDARD, 10.0, duration_s=0.4))
