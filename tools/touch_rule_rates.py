@@ -1,5 +1,5 @@
-"""How often the finger's rule takes a hand for a finger, and sees a finger, over many chip noise
-seeds: the capacitive pads on the physical model, on a virtual clock.
+"""How often the finger's rule takes a hand for a finger, and how often it sees a finger, over
+many chip noise seeds: the capacitive pads on the physical model, on a virtual clock.
 
 `python -m tools.touch_rule_rates` (`make touch-rule-rates`) builds, for each seed, the three
 virtual MPR121s with that seed's noise (3 counts rms a reading) under the real driver, each pad
@@ -7,7 +7,7 @@ on its own wire, and holds hands over cards (5–40 mm, brought in 0.1–0.4 s) 
 onto them (10–40 cm/s) through every supported top, read regularly and by a starved driver
 (`STARVED`). It prints one JSON object: for each way of reading, the hands counted and the
 fingers seen, each with its 95 % interval, the gestures behind any hand counted, and the seeds.
-A hand counted can be the assassin; a finger missed is tapped again.
+A hand counted may pick the assassin and end the game; a finger missed is tapped again.
 
 The physical model's tests (tests/virtual/test_mpr121_physics.py) build their table here too.
 """
@@ -63,8 +63,8 @@ STARVED: dict[str, tuple[float, float, int]] = {
     "samples skipped": (0.004, 0.0, 1),
     "stalls": (0.001, 0.030, 8),
 }
-"""A starved driver's timers, as `StarvedClock` takes them: late by up to two samples; or by up
-to half of one, with a stall of up to 30 ms one time in 8."""
+"""A starved driver's timers, as `StarvedClock` takes them. `samples skipped`: late by up to two
+samples; `stalls`: late by up to half a sample, plus a stall of up to 30 ms on one timer in 8."""
 READS = ("regular", *STARVED)
 
 HAND_HEIGHTS_MM = (5.0, 10.0, 20.0, 40.0)
@@ -75,7 +75,8 @@ FINGER_SPEEDS_MM_S = (SLOWEST_FINGER_MM_S, 250.0, 400.0)
 GESTURE_S = 0.7
 """How long each gesture is watched from its start: a reach of 0.4 s and the rule's span."""
 REST_S = 0.3
-"""Between gestures, with nothing near: the chips' release and baselines settle."""
+"""Time between gestures, with nothing near, for the chips to release and their baselines to
+settle."""
 DEFAULT_SEEDS = range(60)
 
 
@@ -114,7 +115,7 @@ class ModelTable:
 
 
 def wires_cm(seed: int) -> dict[TouchSwitch, float]:
-    """Each electrode's wire, 15 to 30 cm as a layout gives them (the builder's guide: under
+    """Each electrode's wire, 15–30 cm as a layout gives them (the builder's guide: under
     30 cm)."""
     rng = random.Random(seed)
     return {switch: rng.uniform(15.0, 30.0) for switch in SWITCHES}

@@ -15,9 +15,9 @@ chip's baseline filter passes small changes straight into the baseline (MHD, dat
 "Baseline System"), so what crept up slowly is already gone from the signal. The rule, chosen on
 the physical model of the virtual chip (`firmware.virtual.mpr121_physics`,
 tests/virtual/test_mpr121_physics.py): a guess is a rise of at least `size_pf` over
-`rise_samples` samples, `sharpness` times the rise over the samples before it and more by the
-readings' noise (`noise_pf`), after which the signal moves by less than `still_share` of that
-rise over `still_samples` samples.
+`rise_samples` samples, exceeding `sharpness` times the rise over the samples before it by at
+least `noise_pf` (the readings' noise), after which the signal moves by less than
+`still_share` of that rise over `still_samples` samples.
 
 The windows are times (the chip's samples are 2 ms apart), not reads: a table whose thread is
 starved reads late and skips samples, and a hand's rise that slows over 30 ms, read at its two
@@ -26,7 +26,8 @@ rule's four instants is taken on the line between the two reads around it, where
 further apart than a sample and `gap_margin_ms`. Across a longer gap the signal is unknown: the
 still window must have none, and a rise's start or the instant before it that falls in one is
 taken at whichever of the gap's two reads makes the rise smaller and the rise before it larger.
-A gap in the reads can thus lose a touch (tap again) but never make one.
+A gap in the reads can thus lose a touch (tap again) but not make one: the signal in it is
+never taken as sharper than its reads allow.
 """
 
 from __future__ import annotations
@@ -77,8 +78,8 @@ class TouchRule:
     signal grows as 1/distance into the card, a hand's slows into its rest."""
     noise_pf: float = 0.05
     """How far the rise must clear `sharpness` times the one before it: a reading is a count or
-    two off either way (the chips' noise, 0.03–0.045 pF a count), and a hand's rise that only
-    seemed to grow faster by that much is a hand's."""
+    two off either way (the chips' noise, 0.03–0.045 pF a count), so a rise that seems faster
+    by no more than that is still taken as a hand's."""
     still_samples: int = 2
     """The samples after the rise in which the signal must have stopped."""
     still_share: float = 0.12

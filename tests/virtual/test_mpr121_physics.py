@@ -256,8 +256,8 @@ def test_a_hand_come_to_rest_before_the_table_could_read_it_is_never_a_guess(
 FINGERS_SEEN_STARVED = {"samples skipped": 0.75, "stalls": 0.3}
 """The share of fingers a starved table still sees at the first tap: a stall over a finger's
 arrival hides its rise, and the rule does not guess on what it did not see (tap again). Over 60
-seeds `make touch-rule-rates` sees 87 % and 41 %; a sample of 30 fingers, as here, spreads about
-9 points either side of that."""
+seeds `make touch-rule-rates` sees 87 % (samples skipped) and 41 % (stalls); with 30 fingers, as
+here, the share varies by about 9 percentage points either way."""
 
 
 @pytest.mark.parametrize("name", SUPPORTED_STACKS)
