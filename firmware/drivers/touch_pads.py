@@ -97,6 +97,11 @@ TOUCHED_FILTER = (0x01, 0xFF, 0x0F)
 """NHDT, NCLT, FDLT: while a pad reads touched its baseline moves one count every 256 × 16
 samples (8 s), so that a pad a slow drift or a resting hand holds "near" lets go in minutes
 rather than never (the driver's NHDT 0 freezes it)."""
+READ_SPREAD_S = 0.001
+"""The longest a pad's data read may take, from asking to the answer's time being taken, and the
+read still be dated: longer, the thread was held up in between (the Pi busy elsewhere, another
+thread holding the interpreter), and the answer's sample is older than its time by as much. A
+2-byte read takes about 0.15 ms at 400 kHz, 0.5 ms at 100 kHz."""
 WATCH_S = 2.0
 """How long a pad something is near is read for a finger: after that it is a hand resting or
 held there, no longer read (500 reads a second would load the bus and the Pi) until it goes."""
@@ -680,6 +685,7 @@ class TouchPads:
             if driver is None or setup is None or electrode >= len(setup.charges):
                 continue
             try:
+                asked_at = self._clock.monotonic()
                 data = driver.filtered_data(electrode)
                 # The read's time: the rule judges the signal against it, not against the
                 # number of reads, which a starved thread makes late and uneven.
@@ -687,6 +693,11 @@ class TouchPads:
                 baseline = driver.baseline_data(electrode)
             except OSError as error:
                 self._failed(chip, error)
+                continue
+            if read_at - asked_at > READ_SPREAD_S:
+                # Held up mid-read: the answer may be older than its time by that much, and an
+                # old low reading dated late makes the next one look like a step. The rule
+                # takes the missing read as a gap; the next poll reads again.
                 continue
             charge = setup.charges[electrode]
             signal = added_pf(charge.current_ua, charge.time_us, baseline, data)

@@ -3,14 +3,14 @@ virtual I2C bus, their IRQ lines on gpiozero mock pins, on a virtual clock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames.grid import SIZE, Coord
-from firmware.drivers.clock import VirtualClock
+from firmware.drivers.clock import Timer, VirtualClock
 from firmware.drivers.events import (
     ButtonPressed,
     ButtonReleased,
@@ -68,15 +68,78 @@ class Rig:
         self.wait(0.1)
 
 
-def make_rig(**options: object) -> tuple[Rig, MockFactory]:
+FILTERED_DATA_REGISTERS = range(0x04, 0x1E)
+"""ELE0–ELE12's filtered data, two bytes each (MPR121 datasheet, register map)."""
+
+
+class HeldClock:
+    """The table's time on a thread held up for `held_s` right after some of its reads of a pad's
+    data (`hold` says which): that much time passes at once, for the chips too (they sample on),
+    and the timers due meanwhile fire late."""
+
+    def __init__(self, clock: VirtualClock, held_s: float, hold: Callable[[int], bool]) -> None:
+        self._clock = clock
+        self._held_s = held_s
+        self._hold = hold
+        self._late = 0.0
+        self.data_reads = 0
+
+    def monotonic(self) -> float:
+        return self._clock.monotonic() + self._late
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        return self._clock.call_later(delay, callback)
+
+    def data_read(self) -> None:
+        self.data_reads += 1
+        if self._hold(self.data_reads):
+            self._late += self._held_s
+
+
+class HoldingBus(VirtualI2C):
+    """The virtual bus, telling `clock` of each pad data read it answers."""
+
+    def __init__(self, clock: HeldClock) -> None:
+        super().__init__()
+        self._held = clock
+
+    def writeto_then_readfrom(
+        self,
+        address: int,
+        buffer_out: bytes | bytearray | memoryview,
+        buffer_in: bytearray | memoryview,
+        *,
+        out_start: int = 0,
+        out_end: int | None = None,
+        in_start: int = 0,
+        in_end: int | None = None,
+    ) -> None:
+        super().writeto_then_readfrom(
+            address,
+            buffer_out,
+            buffer_in,
+            out_start=out_start,
+            out_end=out_end,
+            in_start=in_start,
+            in_end=in_end,
+        )
+        if buffer_out[out_start] in FILTERED_DATA_REGISTERS:
+            self._held.data_read()
+
+
+def make_rig(
+    held: Callable[[VirtualClock], HeldClock] | None = None, **options: object
+) -> tuple[Rig, MockFactory]:
     clock = VirtualClock()
-    bus = VirtualI2C()
+    held_clock = None if held is None else held(clock)
+    bus = VirtualI2C() if held_clock is None else HoldingBus(held_clock)
+    time: VirtualClock | HeldClock = clock if held_clock is None else held_clock
     factory = MockFactory()
-    factory.ticks = clock.monotonic  # IRQ edges' ages on the virtual clock, not real time
-    panel = VirtualTouchPanel(clock, bus, factory, IRQ_PINS)
+    factory.ticks = time.monotonic  # IRQ edges' ages on the virtual clock, not real time
+    panel = VirtualTouchPanel(time, bus, factory, IRQ_PINS)
     events: list[MatrixEvent] = []
     pads = TouchPads(
-        clock,
+        time,
         events.append,
         i2c=bus,
         irq_pins=IRQ_PINS,
@@ -227,6 +290,29 @@ def test_a_chip_missing_at_start_is_a_fault_and_the_table_opens() -> None:
         clock.advance(0.1)
         assert isinstance(events[-1], PadPressed)
     factory.reset()
+
+
+@pytest.mark.parametrize(("held_s", "every", "counted"), [(0.003, 1, False), (0.0015, 5, True)])
+def test_a_read_held_up_before_its_time_was_taken_is_not_judged(
+    held_s: float, every: int, counted: bool
+) -> None:
+    # Held 3 ms after every read of the pad's data, the table cannot tell when any reading was
+    # taken: the finger is lost (tap again) rather than judged on readings dated late. Held
+    # 1.5 ms after one read in five, the reads around each one left out still see it.
+    clocks: list[HeldClock] = []
+
+    def held(clock: VirtualClock) -> HeldClock:
+        clocks.append(HeldClock(clock, held_s, lambda read: read % every == 0))
+        return clocks[0]
+
+    made, factory = make_rig(held)
+    try:
+        made.tap(C3, hold_s=0.3)
+        assert clocks[0].data_reads > 0
+        assert (PadPressed in made.inputs()) is counted
+    finally:
+        made.pads.close()
+        factory.reset()
 
 
 def test_a_hand_held_near_a_pad_is_read_for_a_while_then_left_alone(rig: Rig) -> None:
