@@ -26,10 +26,8 @@ rule's four instants is taken on the line between the two reads around it, where
 further apart than a sample and `gap_margin_ms`. Across a longer gap the signal is unknown: the
 still window must have none, and a rise's start or the instant before it that falls in one is
 taken at whichever of the gap's two reads makes the rise smaller and the rise before it larger.
-Before the chip's status changed, the signal lay somewhere under the chip's threshold: a rise's
-start there is taken at the threshold, the instant before it at nothing. A gap in the reads, or
-what came before them, can thus lose a touch (tap again) but not make one: the signal is never
-taken as sharper than the reads allow.
+A gap in the reads can thus lose a touch (tap again) but not make one: the signal in it is
+never taken as sharper than its reads allow.
 """
 
 from __future__ import annotations
@@ -131,8 +129,6 @@ class RiseWatch:
         self._size_pf = rule.size_pf if size_pf is None else size_pf
         self._near_pf = near_pf
         self._since = since
-        self._low_until = -math.inf
-        """When the chip's status changed: the signal was below its threshold until then."""
         self._reads: deque[tuple[float, float]] = deque()
         """(time, signal) of the reads the rule's span still needs, oldest first."""
 
@@ -145,11 +141,9 @@ class RiseWatch:
             # Before the chip's status changed (`since`), the signal was low (`near_pf`: the
             # chip's baseline has followed whatever crept up slowly, MHD passes small changes):
             # it is taken as that, or as this first read if it is lower, a sample apart up to
-            # then, so that a finger's step read a few milliseconds late still counts whole
-            # (and as nothing for the rise before a rise: see `_holds`). A
+            # then, so that a finger's step read a few milliseconds late still counts whole. A
             # first read long after the status changed leaves a gap: what rose in it is unknown.
             since = at if self._since is None else min(self._since, at)
-            self._low_until = since
             start = min(signal_pf, self._near_pf)
             count = math.ceil(rule.span_s / sample_s) + 1
             self._reads.extend((since - k * sample_s, start) for k in range(count, -1, -1))
@@ -189,11 +183,6 @@ class RiseWatch:
         earlier = self._signal_at(instants[3], within_gap=min)
         if start is None or earlier is None:
             return False
-        if instants[3] < self._low_until:
-            # Before the status changed the signal lay anywhere under the chip's threshold, and
-            # a swung hand's was rising there: the rise before is measured from nothing near,
-            # as the rise itself is from the threshold, each the more careful way.
-            earlier = min(earlier, 0.0)
         rise, before, after = stop - start, start - earlier, abs(signal - stop)
         # A rise that grew faster than the one before it (a fingertip's 1/distance into the
         # card) and then stopped at once; a hand that slows to rest rises less and less.
