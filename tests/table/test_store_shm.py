@@ -109,14 +109,15 @@ def test_each_save_checks_the_shm_with_one_ioctl_and_opens_it_once(
 
 
 def _locks_held_on(path: Path) -> list[str]:
-    """This process's POSIX locks on the file at `path`, as /proc/locks lists them."""
+    """This process's POSIX locks on the file at `path`, as /proc/locks lists them, without each
+    line's ordinal (which moves as other processes' locks come and go)."""
     stat = path.stat()
     device = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}:{stat.st_ino}"
     lines = Path("/proc/locks").read_text().splitlines()
     return [
-        line
-        for line in lines
-        if "POSIX" in line.split() and str(os.getpid()) in line.split() and device in line.split()
+        " ".join(fields[1:])
+        for fields in (line.split() for line in lines)
+        if "POSIX" in fields and str(os.getpid()) in fields and device in fields
     ]
 
 
