@@ -31,7 +31,7 @@ from firmware.drivers.touch_pads import (
     electrode_of,
     switch_of,
 )
-from firmware.virtual.i2c import VirtualI2C
+from firmware.virtual.i2c import Transaction, VirtualI2C
 from firmware.virtual.mpr121 import THRESHOLDS, VirtualTouchPanel
 
 IRQ_PINS = (17, 27, 22)
@@ -90,41 +90,17 @@ class HeldClock:
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return self._clock.call_later(delay, callback)
 
-    def data_read(self) -> None:
-        self.data_reads += 1
-        if self._hold(self.data_reads):
-            self._late += self._held_s
-
-
-class HoldingBus(VirtualI2C):
-    """The virtual bus, telling `clock` of each pad data read it answers."""
-
-    def __init__(self, clock: HeldClock) -> None:
-        super().__init__()
-        self._held = clock
-
-    def writeto_then_readfrom(
-        self,
-        address: int,
-        buffer_out: bytes | bytearray | memoryview,
-        buffer_in: bytearray | memoryview,
-        *,
-        out_start: int = 0,
-        out_end: int | None = None,
-        in_start: int = 0,
-        in_end: int | None = None,
-    ) -> None:
-        super().writeto_then_readfrom(
-            address,
-            buffer_out,
-            buffer_in,
-            out_start=out_start,
-            out_end=out_end,
-            in_start=in_start,
-            in_end=in_end,
-        )
-        if buffer_out[out_start] in FILTERED_DATA_REGISTERS:
-            self._held.data_read()
+    def transferred(self, transactions: list[Transaction]) -> None:
+        """After each transfer on the bus: a read answering a write of a pad's data register is
+        a data read (the transactions before the last are dropped)."""
+        asked, answer = transactions[-2:] if len(transactions) >= 2 else (None, None)
+        del transactions[:-1]
+        if asked is None or answer is None or not answer.read or asked.read:
+            return
+        if asked.data[:1] and asked.data[0] in FILTERED_DATA_REGISTERS:
+            self.data_reads += 1
+            if self._hold(self.data_reads):
+                self._late += self._held_s
 
 
 def make_rig(
@@ -132,7 +108,9 @@ def make_rig(
 ) -> tuple[Rig, MockFactory]:
     clock = VirtualClock()
     held_clock = None if held is None else held(clock)
-    bus = VirtualI2C() if held_clock is None else HoldingBus(held_clock)
+    bus = VirtualI2C(record=held_clock is not None)
+    if held_clock is not None:
+        bus.pace = lambda _: held_clock.transferred(bus.transactions or [])
     time: VirtualClock | HeldClock = clock if held_clock is None else held_clock
     factory = MockFactory()
     factory.ticks = time.monotonic  # IRQ edges' ages on the virtual clock, not real time
