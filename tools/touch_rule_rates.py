@@ -21,7 +21,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
@@ -187,23 +187,21 @@ def starved_table(reads: str, seed: int, *, noise_seed: int = 7) -> ModelTable:
 class Tally:
     """Hands counted and fingers seen, per gesture (a label: what it was and how)."""
 
-    hands: Counter[str]
+    hand_seeds: dict[str, list[int]]
+    """The seeds of the hands that counted, by gesture: to run them again."""
     hand_tries: Counter[str]
     fingers: Counter[str]
     finger_tries: Counter[str]
-    hand_seeds: dict[str, list[int]] = field(default_factory=dict)
-    """The seeds of the hands that counted, by gesture: to run them again."""
 
     def __add__(self, other: Tally) -> Tally:
         seeds = {k: [*v] for k, v in self.hand_seeds.items()}
         for label, more in other.hand_seeds.items():
             seeds[label] = sorted([*seeds.get(label, []), *more])
         return Tally(
-            self.hands + other.hands,
+            seeds,
             self.hand_tries + other.hand_tries,
             self.fingers + other.fingers,
             self.finger_tries + other.finger_tries,
-            seeds,
         )
 
 
@@ -225,7 +223,7 @@ def sweep(reads: str, seed: int) -> Tally:
     """Every gesture on every supported stack, one at a time over a fifth of the cards, with
     chip noise and starved timers drawn from `seed`."""
     table = starved_table(reads, seed, noise_seed=seed)
-    tally = Tally(Counter(), Counter(), Counter(), Counter())
+    tally = Tally({}, Counter(), Counter(), Counter())
     cards = ALL_COORDS[seed % 5 :: 5]
     index = 0
     try:
@@ -236,12 +234,15 @@ def sweep(reads: str, seed: int) -> Tally:
                 table.events.clear()
                 table.panel.move_over(card, gesture)
                 table.wait(GESTURE_S)
-                counted = int(bool(table.guesses()))
-                name = label if is_hand else f"{label} through {stack_name}"
-                (tally.hands if is_hand else tally.fingers)[name] += counted
-                (tally.hand_tries if is_hand else tally.finger_tries)[name] += 1
-                if is_hand and counted:
-                    tally.hand_seeds.setdefault(name, []).append(seed)
+                counted = bool(table.guesses())
+                if is_hand:
+                    tally.hand_tries[label] += 1
+                    if counted:
+                        tally.hand_seeds.setdefault(label, []).append(seed)
+                else:
+                    name = f"{label} through {stack_name}"
+                    tally.finger_tries[name] += 1
+                    tally.fingers[name] += counted
                 table.panel.release_switch(card)
                 table.wait(REST_S)
     finally:
@@ -255,7 +256,8 @@ def _sweep(job: tuple[str, int]) -> Tally:
 
 def rates(tally: Tally, seeds: Sequence[int]) -> dict[str, Any]:
     """The figures of one way of reading: shares in percent with their 95 % interval."""
-    hands, fingers = sum(tally.hands.values()), sum(tally.fingers.values())
+    hands = sum(len(seeds) for seeds in tally.hand_seeds.values())
+    fingers = sum(tally.fingers.values())
     hand_tries, finger_tries = sum(tally.hand_tries.values()), sum(tally.finger_tries.values())
     return {
         "hands_counted": [hands, hand_tries],

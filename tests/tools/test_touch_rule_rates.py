@@ -41,11 +41,10 @@ def test_one_seed_sweeps_every_gesture_over_every_stack_and_prints_its_figures()
 
 def test_the_figures_carry_their_95_percent_interval_and_what_counted() -> None:
     tally = Tally(
-        hands=Counter({"hand 5 mm in 0.4 s": 1, "hand 40 mm in 0.1 s": 0}),
+        hand_seeds={"hand 5 mm in 0.4 s": [7]},
         hand_tries=Counter({"hand 5 mm in 0.4 s": 500, "hand 40 mm in 0.1 s": 500}),
         fingers=Counter({"finger at 10 cm/s": 98, "finger at 40 cm/s": 100}),
         finger_tries=Counter({"finger at 10 cm/s": 100, "finger at 40 cm/s": 100}),
-        hand_seeds={"hand 5 mm in 0.4 s": [7]},
     )
     other = replace(tally, hand_seeds={"hand 5 mm in 0.4 s": [3]})
     figures = rates(tally + other, range(3, 10))
