@@ -358,6 +358,23 @@ def behind(cafe: Cafe, last: dict[str, float | None]) -> list[str]:
     return late
 
 
+def lateness(cafe: Cafe, last: dict[str, float | None], late: list[str]) -> dict[str, Any]:
+    """For each table in `late`, what the view holds of it beside its last action's time: to
+    tell a message lost from one that came out of order or was never sent."""
+    found: dict[str, Any] = {}
+    for table in late:
+        row = cafe.tables.get(table)
+        game = None if row is None else row.game
+        shown = None if game is None else game.get("last")
+        found[table] = {
+            "last_action_at": last.get(table),
+            "shown_action_at": None if shown is None else shown["at"],
+            "game_sent_at": None if game is None else game["at"],
+            "online": None if row is None else row.online,
+        }
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in order)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -471,6 +488,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one run, in or
     }
     if last:
         result["tables_behind_at_end"] = len(late)
+        if late:
+            result["behind"] = lateness(view.cafe, last, late)
         result["settled_after_s"] = round(settle_s, 1)
     if restarted is not None:
         result["restart"] = restarted
