@@ -359,8 +359,8 @@ def behind(cafe: Cafe, last: dict[str, float | None]) -> list[str]:
 
 
 def lateness(cafe: Cafe, last: dict[str, float | None], late: list[str]) -> dict[str, Any]:
-    """For each table in `late`, what the view holds of it beside its last action's time: to
-    tell a message lost from one that came out of order or was never sent."""
+    """For each table in `late`, what the view holds of it alongside its last action's time:
+    to tell a lost message from one that came out of order or was never sent."""
     found: dict[str, Any] = {}
     for table in late:
         row = cafe.tables.get(table)
