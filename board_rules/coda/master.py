@@ -35,8 +35,8 @@ deduced alone and the attacker's tiles struck from its values (22.6 % at tempera
 `COMPUTER_TEMPERATURE`, 27.1 % at 0.03, 30.2 % at 0.1); 16 deals drawn and a budget of 5,000
 (31.5 %, with decisions taking 76 ms at the 99th percentile); with three or more players in, a
 miss cost 0.6 to 3 times the expert's (`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3
-times, won 29.4 % when run again with seed 802) or never going on after a right attack (32.6
-%); and with four players in, a temperature of 0.0005 or 0.02 (29.9 and 31.3 %).
+times, won 29.4 % when run again with seed 802) or never going on after a right attack
+(32.6 %); and with four players in, a temperature of 0.0005 or 0.02 (29.9 and 31.3 %).
 """
 
 from __future__ import annotations
