@@ -351,11 +351,17 @@ def behind(cafe: Cafe, last: dict[str, float | None]) -> list[str]:
     """The tables whose latest action the view does not show (the game it holds is older)."""
     late = []
     for table, at in last.items():
-        row = cafe.tables.get(table)
-        shown = None if row is None or row.game is None else row.game.get("last")
-        if at is not None and (shown is None or shown["at"] < at):
+        shown = shown_action_at(cafe, table)
+        if at is not None and (shown is None or shown < at):
             late.append(table)
     return late
+
+
+def shown_action_at(cafe: Cafe, table: str) -> float | None:
+    """When the action was taken that the view shows as `table`'s last, if it shows one."""
+    row = cafe.tables.get(table)
+    shown = None if row is None or row.game is None else row.game.get("last")
+    return None if shown is None else shown["at"]
 
 
 def lateness(cafe: Cafe, last: dict[str, float | None], late: list[str]) -> dict[str, Any]:
@@ -365,10 +371,9 @@ def lateness(cafe: Cafe, last: dict[str, float | None], late: list[str]) -> dict
     for table in late:
         row = cafe.tables.get(table)
         game = None if row is None else row.game
-        shown = None if game is None else game.get("last")
         found[table] = {
             "last_action_at": last.get(table),
-            "shown_action_at": None if shown is None else shown["at"],
+            "shown_action_at": shown_action_at(cafe, table),
             "game_sent_at": None if game is None else game["at"],
             "online": None if row is None else row.online,
         }

@@ -27,7 +27,6 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames import ALL_COORDS
-from firmware.cli.coda import win_rate
 from firmware.drivers.clock import Clock, Timer, VirtualClock
 from firmware.drivers.events import (
     ButtonPressed,
@@ -37,6 +36,7 @@ from firmware.drivers.events import (
     TouchChipFault,
 )
 from firmware.drivers.touch_pads import TouchPads, TouchSwitch, electrode_of
+from firmware.rate_interval import rate_interval
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.mpr121_physics import (
@@ -250,10 +250,6 @@ def sweep(reads: str, seed: int) -> Tally:
     return tally
 
 
-def _sweep(job: tuple[str, int]) -> Tally:
-    return sweep(*job)
-
-
 def rates(tally: Tally, seeds: Sequence[int]) -> dict[str, Any]:
     """The figures of one way of reading: shares in percent with their 95 % interval."""
     hands = sum(len(seeds) for seeds in tally.hand_seeds.values())
@@ -261,10 +257,10 @@ def rates(tally: Tally, seeds: Sequence[int]) -> dict[str, Any]:
     hand_tries, finger_tries = sum(tally.hand_tries.values()), sum(tally.finger_tries.values())
     return {
         "hands_counted": [hands, hand_tries],
-        "hands_counted_percent": win_rate(hands, hand_tries),
+        "hands_counted_percent": rate_interval(hands, hand_tries),
         "hands_that_counted": {k: {"seeds": v} for k, v in sorted(tally.hand_seeds.items())},
         "fingers_seen": [fingers, finger_tries],
-        "fingers_seen_percent": win_rate(fingers, finger_tries),
+        "fingers_seen_percent": rate_interval(fingers, finger_tries),
         "fingers_missed": {
             k: tally.finger_tries[k] - v
             for k, v in sorted(tally.fingers.items())
@@ -278,7 +274,7 @@ def measure(reads: Sequence[str], seeds: Sequence[int], jobs: int) -> dict[str, 
     """Sweep every seed for every way of reading, `jobs` processes at a time."""
     work = [(way, seed) for way in reads for seed in seeds]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        tallies = list(pool.map(_sweep, work))
+        tallies = list(pool.map(sweep, *zip(*work, strict=True)))
     figures: dict[str, Any] = {}
     for way in reads:
         mine = [t for (w, _), t in zip(work, tallies, strict=True) if w == way]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
 import random
 import secrets
 import statistics
@@ -36,6 +35,7 @@ from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS
 from board_rules.coda.view import PlayerView
 from board_rules.text import clip
 from firmware.errors import UsageError
+from firmware.rate_interval import rate_interval
 
 if TYPE_CHECKING:
     from firmware.coda.app import CodaApp
@@ -74,29 +74,13 @@ def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_
         "seed": seed,
         "wins": tally.wins,
         "seats": tally.seats,
-        "rates": [win_rate(wins, args.games) for wins in tally.wins],
+        "rates": [rate_interval(wins, args.games) for wins in tally.wins],
     }
     if args.timing:
         report["slowest_ms"] = [round(player.slowest * 1000, 1) for player in players]
         report["p99_ms"] = [round(player.percentile(99) * 1000, 1) for player in players]
     print(json.dumps(report))
     return 0
-
-
-Z_95: Final = 1.959964
-"""The standard normal quantile of a two-sided 95 % interval."""
-
-
-def win_rate(wins: int, games: int) -> list[float]:
-    """`wins` out of `games` in percent, with its 95 % Wilson score interval: [rate, low,
-    high], each to one decimal (the interval stays within 0–100 and is not empty at 0 or all
-    wins, unlike the normal approximation)."""
-    share = wins / games
-    z2 = Z_95 * Z_95
-    centre = (share + z2 / (2 * games)) / (1 + z2 / games)
-    half = Z_95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games * games))
-    half /= 1 + z2 / games
-    return [round(100 * x, 1) for x in (share, max(0.0, centre - half), min(1.0, centre + half))]
 
 
 class Timed:

@@ -12,10 +12,11 @@ import pytest
 from textual.app import App
 
 from board_rules.coda import Level, Stop
-from firmware.cli.coda import COLLECT_AFTER, Timed, build_app, win_rate
+from firmware.cli.coda import COLLECT_AFTER, Timed, build_app
 from firmware.cli.main import build_parser
 from firmware.coda.app import CodaApp
 from firmware.coda.texts import ITALIAN
+from firmware.rate_interval import rate_interval
 
 from ..conftest import Cli, CliResult
 
@@ -42,8 +43,9 @@ def test_headless_prints_the_games_and_the_wins_of_each_player(
 def test_win_rates_carry_the_95_percent_wilson_interval() -> None:
     # Worked figures: 634 of 2,000 (31.70 %, 29.70–33.77 by the Wilson score formula), and the
     # ends, where the interval stays inside 0–100 and still has a width.
-    assert win_rate(634, 2000) == [31.7, 29.7, 33.8]
-    assert win_rate(0, 20) == [0.0, 0.0, 16.1] and win_rate(20, 20) == [100.0, 83.9, 100.0]
+    assert rate_interval(634, 2000) == [31.7, 29.7, 33.8]
+    assert rate_interval(0, 20) == [0.0, 0.0, 16.1]
+    assert rate_interval(20, 20) == [100.0, 83.9, 100.0]
 
 
 def test_a_run_without_a_seed_prints_the_seed_that_repeats_it(cli: Cli) -> None:
