@@ -27,6 +27,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 
 from board_rules.codenames import ALL_COORDS
+from firmware.cli.rate_interval import rate_interval
 from firmware.drivers.clock import Clock, Timer, VirtualClock
 from firmware.drivers.events import (
     ButtonPressed,
@@ -36,7 +37,6 @@ from firmware.drivers.events import (
     TouchChipFault,
 )
 from firmware.drivers.touch_pads import TouchPads, TouchSwitch, electrode_of
-from firmware.rate_interval import rate_interval
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.mpr121_physics import (

@@ -34,8 +34,8 @@ from board_rules.coda.players import Level, Strategy
 from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS
 from board_rules.coda.view import PlayerView
 from board_rules.text import clip
+from firmware.cli.rate_interval import rate_interval
 from firmware.errors import UsageError
-from firmware.rate_interval import rate_interval
 
 if TYPE_CHECKING:
     from firmware.coda.app import CodaApp

@@ -14,9 +14,9 @@ from textual.app import App
 from board_rules.coda import Level, Stop
 from firmware.cli.coda import COLLECT_AFTER, Timed, build_app
 from firmware.cli.main import build_parser
+from firmware.cli.rate_interval import rate_interval
 from firmware.coda.app import CodaApp
 from firmware.coda.texts import ITALIAN
-from firmware.rate_interval import rate_interval
 
 from ..conftest import Cli, CliResult
 
