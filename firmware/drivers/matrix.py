@@ -6,10 +6,10 @@ driven low. Columns 1–5 are the card columns A–E (matrix row r is card row r
 the console buttons (`BUTTONS_BY_ROW`).
 
 While nothing is pressed the scanner costs nothing: all rows are held low, so any switch pulls
-its column low, and the falling edge (a gpiozero edge callback) wakes it. It debounces every
+its column low, and the falling edge (a gpiozero edge callback) sets a scan. It debounces every
 switch in software (gpiozero's mock ignores `bounce_time`, and the Pi's kernel debounce cannot
-tell chatter from a press) on the injected clock, and re-arms the edge wake-up as soon as every
-switch is open and settled.
+tell chatter from a press) on the injected clock, and goes back to waiting for an edge as soon
+as every switch is open and settled.
 
 A press and a release are not judged alike. A press is believed once the contact has been closed
 without a break for `PRESS_CONFIRM_MS`, longer than the longest electrical glitch that can pull
@@ -19,17 +19,25 @@ Any break restarts the confirmation, so the switch's bounce only delays the pres
 believed once the contact has been open for `debounce_ms` (`RELEASE_DEBOUNCE_MS` by default,
 twice the switch's rated bounce), so a bounce never ends a press early and never makes a second.
 
-Between scans the scanner always waits with all rows low and the edge wake-up armed. While a
-switch is held down it is scanned every `HELD_SCAN_MS`, since its release makes no falling
-edge; while every touched switch is only waiting out its confirmation or debounce time, the
-scanner sleeps until the first one is due. A fall on another column wakes a scan at once. A fall
-on the column of a switch held or waiting wakes nothing: it can only be that switch bouncing
-(closing again after a break), so it is noted, and the scan that falls due restarts that
-switch's time from the fall, so chatter is seen whether or not a scan happened to catch it, at
-no wake-up of its own. A scan woken by a fall only reads the columns at rest (unless a column
-fell that no closed switch explains, which needs a full scan to place), so that it writes no
-row: on the Pi, the falls a scan's own row writes make can reach the edge callback after the
-scan, and a scan that wrote rows would then wake itself again.
+Between scans the scanner always waits with all rows low, noting each column's edges with
+their time: a fall means a switch on that column closed, a rise that every switch on it is open.
+A scan times what it finds from them, so that it need not run when a switch moves; as a fall
+does not say which switch closed, two found closed on one column (or a glitch holding it low,
+which makes every switch there read closed) are timed from the scan itself. A fall on a
+column that nothing touched holds low sets a scan for when a switch that closed then can be
+confirmed (`PRESS_CONFIRM_MS` later): no earlier scan could count it. While a switch is held
+down it is scanned every `HELD_SCAN_MS`, since a rise is not sure to come (another switch on its
+column may hold the column low); the scan that finds it open counts its release from its
+column's rise, at once when the release debounce has passed since. While every touched switch is
+only waiting out its confirmation or debounce time, the scanner sleeps until the first one is
+due. No other edge sets a scan: a fall on the column of a switch held or waiting can only be
+that switch bouncing (closing again after a break), and a rise only a switch opening, and the
+scan that falls due restarts that switch's time from the last edge, so chatter is seen whether
+or not a scan happened to catch it, at no wake-up of its own. A scan that only falls led to,
+with no time over, reads just the columns at rest (unless a column fell that no closed switch
+explains, which needs a full scan to place), so that it writes no row when it need not. Edges
+that a scan's own row writes make, even those that reach the callback after the scan, are told
+apart by their time.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
@@ -40,6 +48,7 @@ the columns read again once it waits).
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -97,14 +106,33 @@ spare for a scan that runs late or a glitch caught as it began."""
 RELEASE_DEBOUNCE_MS = 2 * SWITCH_BOUNCE_MS
 """How long a contact must stay open to be released: twice the rated bounce."""
 HELD_SCAN_MS = 20.0
-"""How often a switch held down (its press believed) is scanned: its release makes no edge, so
-only a scan sees it, and each scan is a wake-up of the clock's thread (on a loaded 2-core VM
-130–230 µs, far more than the scan). A release is then believed at most this much plus the
-release debounce after the contact opened (30 ms): a release changes nothing a player sees, and
-every other switch's fall still wakes a scan at once."""
+"""How often a switch held down (its press believed) is scanned: only a scan sees it open (its
+column's rise, when one comes, only dates the opening), and each scan is a wake-up of the
+clock's thread (on a loaded 2-core VM 130–230 µs, far more than the scan). A release is then
+believed at most this much after the contact opened, or the release debounce after its column
+rose when that is later (at most 30 ms when no rise was seen): a release changes nothing a
+player sees, and every other switch's fall still sets a scan."""
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
+
+
+def level_since(closed: bool, fell: float | None, rose: float | None) -> float | None:
+    """Since when a switch found `closed` (or open) has been so, from the last fall and rise of
+    its column since the last scan (while the scanner waited, every row low): closed, since the
+    fall, if that came last (a break and a new closing would have made a later fall); open,
+    since the rise, if that came last (a column rises only once every switch on it is open, and
+    a switch closing again would have made a later fall). None when no edge tells.
+
+    >>> level_since(True, fell=1.0, rose=None), level_since(False, fell=1.0, rose=2.0)
+    (1.0, 2.0)
+    >>> level_since(True, fell=1.0, rose=2.0) is None
+    True
+    """
+    first, then = (rose, fell) if closed else (fell, rose)
+    if then is None or (first is not None and first >= then):
+        return None
+    return then
 
 
 def switch_at(row: int, column: int) -> MatrixSwitch:
@@ -226,11 +254,15 @@ class SwitchMatrix:
         self._state_lock = threading.Lock()
         self._scan_lock = threading.Lock()
         self._armed = False
-        """A column's fall wakes a scan: idle, or waiting out debounce times."""
+        """Edges are noted (and a first fall sets a scan): idle, or waiting out times."""
         self._closed = False
         self._timer: Timer | None = None
+        self._timer_due = 0.0
+        """When `_timer`'s scan falls due (the clock's time)."""
         self._falls: dict[int, float] = {}
-        """Columns that fell while armed, and when (the clock's time): bounces to account for."""
+        """Columns that fell while armed, and when (the clock's time): closings to time."""
+        self._rises: dict[int, float] = {}
+        """Columns that rose while armed, and when: every switch on one was open then."""
         self._quiet_columns: frozenset[int] = frozenset()
         """Columns of switches held down or waiting out a confirmation or a release debounce: a
         fall there is noted for the scan that falls due and wakes nothing (a bounce only
@@ -251,10 +283,10 @@ class SwitchMatrix:
                 )
             for pin in columns:
                 column = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
-                # Told by the pin itself, without the device's event layers, and of falls only:
-                # a rise never wakes the scanner, so it need not be delivered at all.
-                column.pin.edges = "falling"
-                self._edge_callbacks.append(partial(self._column_fell, len(self._columns)))
+                # Told by the pin itself, without the device's event layers: a fall times a
+                # closing and a rise an opening.
+                column.pin.edges = "both"
+                self._edge_callbacks.append(partial(self._column_moved, len(self._columns)))
                 column.pin.when_changed = self._edge_callbacks[-1]
                 self._columns.append(column)
         except BaseException:
@@ -301,9 +333,9 @@ class SwitchMatrix:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _column_fell(self, column: int, ticks: float, state: bool) -> None:
+    def _column_moved(self, column: int, ticks: float, state: bool) -> None:
         # A gpiozero pin's edge callback: on the Pi it runs on the pin library's thread, so it
-        # only notes the fall and hands the work to the clock. Falls while not armed are the
+        # only notes the edge and hands the work to the clock. Edges while not armed are the
         # scan's own row changes, and so are those delivered late but stamped before it armed.
         # The stamps compare with the factory's ticks: gpiozero's lgpio pins stamp edges with
         # the kernel's CLOCK_MONOTONIC (lgpio asks for CLOCK_REALTIME only if told to, and
@@ -313,13 +345,27 @@ class SwitchMatrix:
                 return
             if self._armed_at is not None and self._factory.ticks_diff(ticks, self._armed_at) < 0:
                 return
-            self._falls[column] = self._clock.monotonic()
-            if column in self._quiet_columns:
+            now = self._clock.monotonic()
+            if state:
+                # An opening (or a glitch's end): the scan that falls due counts a release from
+                # it, and none need come sooner, since no screen shows a release.
+                self._rises[column] = now
                 return
-            self._armed = False
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = self._clock.call_later(0.0, self._scan)
+            self._falls[column] = now
+            if column not in self._quiet_columns:
+                self._first_fall(column, now)
+
+    def _first_fall(self, column: int, now: float) -> None:
+        """A fall at `now` on a column that nothing touched held low: a scan once a switch that
+        closed then can be confirmed, since none can count sooner and a glitch is over by then.
+        Later falls there (bounces) are only noted. Call with `_state_lock` held."""
+        self._quiet_columns = self._quiet_columns | {column}
+        due = now + self._confirm_s
+        if self._timer is not None:
+            if self._timer_due <= due:
+                return  # that scan finds it, and waits on from its fall
+            self._timer.cancel()
+        self._timer, self._timer_due = self._clock.call_later(due - now, self._scan), due
 
     def _scan(self) -> None:
         events: list[MatrixEvent] = []
@@ -329,6 +375,7 @@ class SwitchMatrix:
                     return
                 self._armed = False
                 falls, self._falls = self._falls, {}
+                rises, self._rises = self._rises, {}
                 # This scan schedules the next: a call still pending is one a fall asked for
                 # after this one's timer fired (on the Pi, from the pin library's thread), and
                 # run as well it would start a second chain of scans beside this one's.
@@ -338,10 +385,11 @@ class SwitchMatrix:
             now = self._clock.monotonic()
             contacts = self._contacts
             due = any(self._due(contacts[index], now) for index in self._touched)
-            # Woken by a fall, with no debounce time over: the columns at rest are enough.
+            # Set by a fall, with no time over: the columns at rest are enough, unless a column
+            # rose too (a low column then no longer says who holds it).
             closed = {index for index in self._touched if contacts[index].raw}
-            found = self._wires.levels(closed, at_rest=bool(falls) and not due)
-            self._settle(now, found, falls, events)
+            found = self._wires.levels(closed, at_rest=bool(falls) and not due and not rises)
+            self._settle(now, found, falls, rises, events)
             # Handed on before the scanner may go idle: whoever sees it idle (`scanning`) finds
             # every event it settled already queued.
             for event in events:
@@ -375,12 +423,12 @@ class SwitchMatrix:
         )
 
     def _rearm(self) -> None:
-        """Go idle: all rows low, woken by the next falling edge."""
+        """Go idle: all rows low, until a column's fall sets a scan."""
         self._arm(None)
 
     def _arm(self, delay: float | None) -> None:
-        """Wait with all rows low, woken by a column's fall (but for a quiet column's) or,
-        unless None, after `delay`."""
+        """Wait with all rows low, noting edges (a fall on a column not quiet sets a scan), with
+        a scan after `delay` unless it is None."""
         self._wires.rest()
         contacts = self._contacts
         # A fall on the column of a switch held down can only be that switch bouncing open and
@@ -398,6 +446,7 @@ class SwitchMatrix:
             self._armed_at = self._factory.ticks()
             self._quiet_columns = quiet
             self._timer = None if delay is None else self._clock.call_later(delay, self._scan)
+            self._timer_due = self._clock.monotonic() + (delay or 0.0)
         # A switch that closed after the scan read its column but before we armed made its edge
         # while nobody listened; these reads happen once per wait, never while idle.
         closed_columns = {index % COLUMN_COUNT for index in self._touched if contacts[index].raw}
@@ -414,34 +463,45 @@ class SwitchMatrix:
             now = self._clock.monotonic()
             for column in fell:
                 self._falls[column] = now
-            if all(column in quiet for column in fell):
-                return  # bounces of switches waiting: their scan reads them when due
-            self._armed = False
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = self._clock.call_later(0.0, self._scan)
+                # On a quiet column, a bounce of a switch waiting: its scan reads it when due.
+                if column not in self._quiet_columns:
+                    self._first_fall(column, now)
 
     def _settle(
-        self, now: float, found: set[int], falls: dict[int, float], events: list[MatrixEvent]
+        self,
+        now: float,
+        found: set[int],
+        falls: dict[int, float],
+        rises: dict[int, float],
+        events: list[MatrixEvent],
     ) -> None:
         """Debounce the switches found closed at `now` (the others are open), knowing which
-        columns fell when (`falls`), and append the events they settle into."""
+        columns fell and rose when since the last scan (`falls`, `rises`), and append the
+        events they settle into."""
         contacts = self._contacts
         # A switch neither touched before nor closed now is open and settled: nothing to do.
         indices = sorted(found.union(self._touched))
+        # A fall says that a switch on its column closed, not which: with two found closed there
+        # (or a glitch holding the column low, which makes every switch on it read closed), a
+        # closing is timed from this scan.
+        crowded = {
+            column
+            for column, count in Counter(index % COLUMN_COUNT for index in found).items()
+            if count > 1
+        }
         for index in indices:
             contact = contacts[index]
             level = index in found
+            column = index % COLUMN_COUNT
+            since = level_since(level, falls.get(column), rises.get(column))
             if level != contact.raw:
                 contact.raw = level
-                contact.raw_since = now
-            elif contact.raw != contact.down and index % COLUMN_COUNT in falls:
-                # The column was open just before it fell: this switch, still waiting, bounced.
-                # Closed now, it has been closed since the fall (a later break and close would
-                # have made a later fall). Open now, it closed at the fall and opened again when
-                # no edge tells: its release counts from this scan.
-                fell = falls[index % COLUMN_COUNT]
-                contact.raw_since = max(contact.raw_since, fell) if level else now
+                new_closing = level and column in crowded
+                contact.raw_since = now if since is None or new_closing else since
+            elif contact.raw != contact.down and (column in falls or column in rises):
+                # Still waiting, and its column moved: it bounced, and its time starts again
+                # from the edge that left it as it is (from now, when no edge tells).
+                contact.raw_since = now if since is None else max(contact.raw_since, since)
         settled = [contacts[index] for index in indices if self._due(contacts[index], now)]
         # Releases first, so that a scan reports a switch let go before one pressed. Pads are
         # counted only after both loops: a pad let go as another is pressed is not two at once.

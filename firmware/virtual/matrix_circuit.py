@@ -10,10 +10,13 @@ through the same gpiozero edge callbacks as on the Pi.
 Handed a time source (`now`, for instance a `WireTime`), the model also has the column's RC time
 constant: a column that nothing pulls low any more rises through its pull-up into the wire's
 capacitance, and reads low until it has crossed the input's high threshold, as it does under a
-table. A fall is immediate: a row driven low pulls the column hard through its diode. The rise
-completes when something next looks at the column (a read or another change), which is when it
-matters: a column that rose unseen and is pulled low again still makes its falling edge. Without
-a time source, every column follows at once: the ideal circuit.
+table. A fall is immediate: a row driven low pulls the column hard through its diode. A rise
+that a row change starts completes when something next looks at the column (a read or another
+change), which is when it matters: a column that rose unseen and is pulled low again still makes
+its falling edge. A rise that a hand starts (a switch opening, a glitch ending) is the scanner's
+news of a release, so, handed `wait` (how the wires' time passes), the circuit lets the rise
+time pass and the column's rising edge goes out as it would on the wires. Without a time source,
+every column follows at once: the ideal circuit.
 
 The pins also count reads of their level (`CountingPin.reads`) and changes of it
 (`CountingPin.changes`): that is how the tests see that an idle scanner reads no pins at all, and
@@ -227,6 +230,7 @@ class SwitchMatrixCircuit:
         rows: Sequence[int] = DEFAULT_PIN_MAP.matrix_rows,
         columns: Sequence[int] = DEFAULT_PIN_MAP.matrix_columns,
         now: Callable[[], float] | None = None,
+        wait: Callable[[float], None] | None = None,
         pull_up_ohms: float = STANDARD_PULL_UP_OHMS,
         capacitance_f: float = WIRE_CAPACITANCE_F,
     ) -> None:
@@ -236,6 +240,7 @@ class SwitchMatrixCircuit:
                 f"got {len(rows)} row pins and {len(columns)} column pins"
             )
         self._now = now
+        self._wait = wait
         # A rising column reads high once it crosses V_IH: V = 3.3 V × (1 − e^(−t/τ)).
         self.rise_s = pull_up_ohms * capacitance_f * math.log(1 / (1 - INPUT_HIGH_FRACTION))
         """How long a released column still reads low (with a time source)."""
@@ -313,6 +318,8 @@ class SwitchMatrixCircuit:
             else:
                 self._pressed.discard((row, column))
             self.settle()
+            if not closed:
+                self._finish_rises()
 
     def pull_column(self, column: int, *, low: bool) -> None:
         """Start (`low`) or end a glitch holding `column` (from 0) low, whatever the rows do."""
@@ -323,6 +330,16 @@ class SwitchMatrixCircuit:
             if self._glitches[column] < 0:
                 self._glitches[column] = 0
                 raise ValueError(f"no glitch on matrix column {column} to end")
+            self.settle()
+            if not low:
+                self._finish_rises()
+
+    def _finish_rises(self) -> None:
+        """Let a column that a hand let go rise (with `wait`), so that its edge goes out."""
+        if self._wait is not None and any(c.rising_since is not None for c in self._columns):
+            # Twice the rise time: the wires' time is a sum of floats, and a wait of exactly the
+            # rise time can leave it a hair short of it.
+            self._wait(2 * self.rise_s)
             self.settle()
 
     def settle(self) -> None:

@@ -108,6 +108,7 @@ class VirtualTable:
         """Time on the matrix's wires, where its columns rise through the config's pull-ups
         (`[input] column_pullup_ohms`): on a virtual clock the scanner's settle waits move it and
         nothing else; on a real one they are the Pi's busy waits, and real time passes."""
+        wire_wait = busy_wait if self._virtual_clock is None else self.wire.wait
         self.circuit: SwitchMatrixCircuit | VirtualTouchPanel
         """The switch matrix, or the touch chips of `[input] backend = "mpr121"`: what a
         finger presses, the same calls on either."""
@@ -122,6 +123,7 @@ class VirtualTable:
                 rows=pins.matrix_rows,
                 columns=pins.matrix_columns,
                 now=self.wire.now,
+                wait=wire_wait,
                 pull_up_ohms=column_pull_up_ohms(config.inputs.column_pullup_ohms),
             )
         self.encoder = VirtualEncoder(
@@ -143,7 +145,7 @@ class VirtualTable:
             self.events,
             pin_factory=self.factory,
             i2c=self.bus,
-            settle_wait=busy_wait if self._virtual_clock is None else self.wire.wait,
+            settle_wait=wire_wait,
         )
         self.chips = attach_virtual_oleds(self.bus, config.oled, self.factory)
         """One chip per display: the config's second display has its own."""

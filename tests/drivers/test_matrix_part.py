@@ -99,7 +99,7 @@ def build_part_rig() -> PartRig:
     clock = VirtualClock(start=100.0)
     wire = WireTime(clock)
     factory = MockFactory(pin_class=CountingPin)
-    circuit = SwitchMatrixCircuit(factory, now=wire.now)
+    circuit = SwitchMatrixCircuit(factory, now=wire.now, wait=wire.wait)
     rig = PartRig(clock, circuit, None)  # type: ignore[arg-type]  # the scanner needs its sink
     rig.matrix = SwitchMatrix(clock, rig.note, pin_factory=factory, settle_wait=wire.wait)
     return rig
@@ -197,7 +197,11 @@ def test_no_glitch_of_1_us_to_1_ms_is_ever_a_press(
         }[moment]
         assert [type(event) for event in events] == expected
         if moment == "confirming":
-            assert events == [PadPressed(A1, 100.0)]
+            # Timed from the touch, or (a glitch on its column making every switch there read
+            # closed at the confirming scan) from that scan, one confirmation later at most.
+            (pressed,) = events
+            assert isinstance(pressed, PadPressed) and pressed.coord == A1
+            assert 100.0 <= pressed.at <= 100.0 + CONFIRM_S + 1e-9
 
 
 def test_thousands_of_glitches_at_random_moments_press_nothing(rig: PartRig) -> None:

@@ -86,7 +86,9 @@ def test_the_virtual_table_models_the_config_pull_ups_and_waits_their_settle_tim
         assert isinstance(circuit, SwitchMatrixCircuit)
         assert circuit.rise_s == pytest.approx(_rise_s(pull_up or 10_000))
         circuit.press_pad(C5)
-        table.wait(0)  # the scan woken by the fall: all five rows, one wait each
+        # The scan its fall sets for the end of its confirmation (which counts it): all five
+        # rows, one wait each.
+        table.wait(config.inputs.press_confirm_ms / 1000, observe=seen.append)
         assert table.wire.waited_s == pytest.approx(5 * settle_s)
         table.wait(0.2, observe=seen.append)
     assert [event for event in seen if isinstance(event, PadPressed | MultiplePads)] == [
