@@ -295,15 +295,16 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = TIMEOU
         time.sleep(POLL_S)
 
 
-def _scanner_idle(vt: VirtualTable, released_at: float) -> None:
+def _scanner_idle(vt: VirtualTable, released_at: float, quiet_s: float = SCAN_QUIET_S) -> None:
     """Wait until the scanner is back to waiting for an edge after the release at
     `released_at` (`time.monotonic`), so that the next press is timed from a table at rest, not
-    from one still debouncing the last release."""
+    from one still debouncing the last release: no pin read for `quiet_s`, then the scanner's
+    own word that it rests."""
     debounce_s = vt.config.inputs.release_debounce_ms / 1000
     time.sleep(max(released_at + SCAN_S + debounce_s - time.monotonic(), 0.0))
     deadline = time.monotonic() + TIMEOUT_S
     reads, since = input_reads(vt), time.monotonic()
-    while time.monotonic() - since < SCAN_QUIET_S:
+    while time.monotonic() - since < quiet_s:
         if time.monotonic() > deadline:
             raise BenchError("the scanner never went idle")
         time.sleep(POLL_S)
@@ -368,6 +369,9 @@ class Player:
     Every move is one game event and changes the screen: a touch (its notice or the next turn),
     a clue (dialled and announced in one go, since a notice may hide the dial), a new game.
     """
+
+    scan_quiet_s: float = SCAN_QUIET_S
+    """How long no pin may be read before the scanner counts as at rest after a release."""
 
     def __init__(self, vt: VirtualTable, bus: BusTimer, leds: _LedLog) -> None:
         self._vt = vt
@@ -435,7 +439,7 @@ class Player:
             raise BenchError(f"touching {coord} sent nothing to the OLED")
         oled_at = self._bus.last_end
         self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
-        _scanner_idle(vt, released_at)
+        _scanner_idle(vt, released_at, self.scan_quiet_s)
         self.touch_cpu_s += self._leds.cpu.seconds() - cpu
 
     def _wait_lit(self, coord: Coord, frames: int) -> None:
@@ -487,7 +491,7 @@ class Player:
         time.sleep(seconds)
         share = (self._leds.cpu.seconds() - cpu) / (time.perf_counter() - wall)
         vt.circuit.release_pad(coord)
-        _scanner_idle(vt, time.monotonic())
+        _scanner_idle(vt, time.monotonic(), self.scan_quiet_s)
         return 100 * share
 
     def _announce_clue(self) -> None:
@@ -524,7 +528,7 @@ class Player:
         vt.circuit.release_button(ConsoleButton.NEW)
         released_at = time.monotonic()
         self._shown(screen, sent, "a new game")
-        _scanner_idle(vt, released_at)
+        _scanner_idle(vt, released_at, self.scan_quiet_s)
 
 
 # Figures

@@ -69,6 +69,10 @@ class GlitchedPlayer(Player):
     """A `Player` that counts the cards covered without its touch: false guesses."""
 
     false_guesses = 0
+    # Each glitch sets a scan that reads the columns, 10 to 20 ms apart, so the pins are seldom
+    # quiet for a held switch's scan period: the scanner's own word that it rests tells that a
+    # release is over.
+    scan_quiet_s = 0.0
 
     def step(self) -> None:
         state, game = self._vt.table.state, self._vt.table.game
