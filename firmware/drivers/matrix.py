@@ -21,23 +21,26 @@ twice the switch's rated bounce), so a bounce never ends a press early and never
 
 Between scans the scanner always waits with all rows low, noting each column's edges with
 their time: a fall means a switch on that column closed, a rise that every switch on it is open.
-A scan times what it finds from them, so that it need not run when a switch moves; as a fall
-does not say which switch closed, two found closed on one column (or a glitch holding it low,
-which makes every switch there read closed) are timed from the scan itself. A fall on a
-column that nothing touched holds low sets a scan for when a switch that closed then can be
-confirmed (`PRESS_CONFIRM_MS` later): no earlier scan could count it. While a switch is held
-down it is scanned every `HELD_SCAN_MS`, since a rise is not sure to come (another switch on its
-column may hold the column low); the scan that finds it open counts its release from its
-column's rise, at once when the release debounce has passed since. While every touched switch is
-only waiting out its confirmation or debounce time, the scanner sleeps until the first one is
-due. No other edge sets a scan: a fall on the column of a switch held or waiting can only be
-that switch bouncing (closing again after a break), and a rise only a switch opening, and the
-scan that falls due restarts that switch's time from the last edge, so chatter is seen whether
-or not a scan happened to catch it, at no wake-up of its own. A scan that only falls led to,
-with no time over, reads just the columns at rest (unless a column fell that no closed switch
-explains, which needs a full scan to place), so that it writes no row when it need not. Edges
-that a scan's own row writes make, even those that reach the callback after the scan, are told
-apart by their time.
+A scan dates the changes it finds from those edges, so it need not run when a switch moves. A
+fall does not say which switch closed, so when two or more switches on one column read closed
+(or a glitch holds it low, which makes every switch there read closed), a switch newly found
+closed there is timed from the scan itself. A fall on a column that no touched switch holds low
+sets a scan `PRESS_CONFIRM_MS` later, when a switch that closed at the fall can first be
+confirmed; no earlier scan could count it. While a switch is held down it is scanned every
+`HELD_SCAN_MS`. A rise sets no scan and may not come at all (another switch on the column may
+hold it low); it only dates the opening. The scan that finds the switch open dates the opening
+from its column's rise, and counts the release at once if the release debounce has already
+passed since then. While every touched switch is only waiting out its confirmation or debounce
+time, the scanner sleeps until the first one is due.
+
+Only a first fall sets a scan. A fall on the column of a switch held or waiting is taken for
+that switch bouncing (closing again after a break), and a rise for a switch opening or a glitch
+ending. The scan that falls due restarts that switch's time from the last edge, so chatter is
+seen whether or not a scan caught it, without a wake-up of its own. A scan with falls to
+account for, no rise and no switch due reads only the columns at rest (unless a column fell that
+no closed switch explains, which needs a full scan to place), so that it writes no row unless it
+must. The edges made by a scan's own row writes are told apart by their time stamps, even those
+that reach the callback after the scan.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
@@ -109,20 +112,23 @@ HELD_SCAN_MS = 20.0
 """How often a switch held down (its press believed) is scanned: only a scan sees it open (its
 column's rise, when one comes, only dates the opening), and each scan is a wake-up of the
 clock's thread (on a loaded 2-core VM 130–230 µs, far more than the scan). A release is then
-believed at most this much after the contact opened, or the release debounce after its column
-rose when that is later (at most 30 ms when no rise was seen): a release changes nothing a
-player sees, and every other switch's fall still sets a scan."""
+believed at the held switch's next scan (at most this much after the contact opened), or the
+release debounce after its column rose if that is later; with no rise seen, up to this much
+plus the debounce (30 ms). A pad's release changes nothing a player sees, a button's tap acts a
+little late, and a fall on any other column still sets a scan, at the end of its
+confirmation."""
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
 
 
 def level_since(closed: bool, fell: float | None, rose: float | None) -> float | None:
-    """Since when a switch found `closed` (or open) has been so, from the last fall and rise of
-    its column since the last scan (while the scanner waited, every row low): closed, since the
-    fall, if that came last (a break and a new closing would have made a later fall); open,
-    since the rise, if that came last (a column rises only once every switch on it is open, and
-    a switch closing again would have made a later fall). None when no edge tells.
+    """The time since which a switch has been closed (`closed`) or open, judged from its
+    column's last fall and rise since the last scan (while the scanner waited, every row low):
+    if closed, the fall, when it came last (a break and a new closing would have made a later
+    fall; this takes the switch for the only one closed on its column); if open, the rise, when
+    it came last (a column rises only once every switch on it is open, and a switch closing
+    again would have made a later fall). None when no edge tells.
 
     >>> level_since(True, fell=1.0, rose=None), level_since(False, fell=1.0, rose=2.0)
     (1.0, 2.0)
@@ -254,7 +260,8 @@ class SwitchMatrix:
         self._state_lock = threading.Lock()
         self._scan_lock = threading.Lock()
         self._armed = False
-        """Edges are noted (and a first fall sets a scan): idle, or waiting out times."""
+        """Set while the scanner waits (idle, or until a scan falls due): edges are noted, and a
+        first fall sets a scan."""
         self._closed = False
         self._timer: Timer | None = None
         self._timer_due = 0.0
@@ -264,9 +271,10 @@ class SwitchMatrix:
         self._rises: dict[int, float] = {}
         """Columns that rose while armed, and when: every switch on one was open then."""
         self._quiet_columns: frozenset[int] = frozenset()
-        """Columns of switches held down or waiting out a confirmation or a release debounce: a
-        fall there is noted for the scan that falls due and wakes nothing (a bounce only
-        restarts a wait, and that scan reads every level it needs)."""
+        """Columns of switches held down or waiting out a confirmation or a release debounce,
+        and columns whose first fall has already set a scan: a fall there is noted for the scan
+        that falls due and sets none (a bounce only restarts a wait, and that scan reads every
+        level it needs)."""
         self._armed_at: float | None = None
         """The pin factory's ticks when the scanner last armed: earlier falls are its own."""
         self._rows: list[DigitalOutputDevice] = []
@@ -347,8 +355,9 @@ class SwitchMatrix:
                 return
             now = self._clock.monotonic()
             if state:
-                # An opening (or a glitch's end): the scan that falls due counts a release from
-                # it, and none need come sooner, since no screen shows a release.
+                # An opening (or a glitch's end): the scan that falls due dates a release from
+                # it, and no scan need come sooner: a release may be seen up to `HELD_SCAN_MS`
+                # late.
                 self._rises[column] = now
                 return
             self._falls[column] = now
@@ -356,14 +365,15 @@ class SwitchMatrix:
                 self._first_fall(column, now)
 
     def _first_fall(self, column: int, now: float) -> None:
-        """A fall at `now` on a column that nothing touched held low: a scan once a switch that
-        closed then can be confirmed, since none can count sooner and a glitch is over by then.
-        Later falls there (bounces) are only noted. Call with `_state_lock` held."""
+        """Note a fall at `now` on a column that no touched switch holds low, and set a scan for
+        when a switch that closed then can first be confirmed: none can be counted sooner, and a
+        glitch is over by then. Later falls there (bounces) are only noted. Call with
+        `_state_lock` held."""
         self._quiet_columns = self._quiet_columns | {column}
         due = now + self._confirm_s
         if self._timer is not None:
             if self._timer_due <= due:
-                return  # that scan finds it, and waits on from its fall
+                return  # the earlier scan finds it, and its confirmation counts from its fall
             self._timer.cancel()
         self._timer, self._timer_due = self._clock.call_later(due - now, self._scan), due
 
@@ -385,8 +395,9 @@ class SwitchMatrix:
             now = self._clock.monotonic()
             contacts = self._contacts
             due = any(self._due(contacts[index], now) for index in self._touched)
-            # Set by a fall, with no time over: the columns at rest are enough, unless a column
-            # rose too (a low column then no longer says who holds it).
+            # Set by a fall, with no switch due: the columns at rest are enough, unless a column
+            # rose too (after a rise, a low column no longer shows that the switch found there
+            # before still holds it).
             closed = {index for index in self._touched if contacts[index].raw}
             found = self._wires.levels(closed, at_rest=bool(falls) and not due and not rises)
             self._settle(now, found, falls, rises, events)
@@ -475,15 +486,15 @@ class SwitchMatrix:
         rises: dict[int, float],
         events: list[MatrixEvent],
     ) -> None:
-        """Debounce the switches found closed at `now` (the others are open), knowing which
-        columns fell and rose when since the last scan (`falls`, `rises`), and append the
-        events they settle into."""
+        """Debounce the switches found closed at `now` (the others are open), knowing when each
+        column last fell and rose since the last scan (`falls`, `rises`), and append the events
+        they settle into."""
         contacts = self._contacts
         # A switch neither touched before nor closed now is open and settled: nothing to do.
         indices = sorted(found.union(self._touched))
-        # A fall says that a switch on its column closed, not which: with two found closed there
-        # (or a glitch holding the column low, which makes every switch on it read closed), a
-        # closing is timed from this scan.
+        # A fall says that a switch on its column closed, not which: when two or more switches
+        # there read closed (or a glitch holds the column low, which makes every switch on it
+        # read closed), a switch newly found closed is timed from this scan.
         crowded = {
             column
             for column, count in Counter(index % COLUMN_COUNT for index in found).items()

@@ -13,10 +13,10 @@ capacitance, and reads low until it has crossed the input's high threshold, as i
 table. A fall is immediate: a row driven low pulls the column hard through its diode. A rise
 that a row change starts completes when something next looks at the column (a read or another
 change), which is when it matters: a column that rose unseen and is pulled low again still makes
-its falling edge. A rise that a hand starts (a switch opening, a glitch ending) is the scanner's
-news of a release, so, handed `wait` (how the wires' time passes), the circuit lets the rise
-time pass and the column's rising edge goes out as it would on the wires. Without a time source,
-every column follows at once: the ideal circuit.
+its falling edge. A rise that a switch opening or a glitch ending starts dates a release for the
+scanner, so, when handed `wait` (which passes the wires' time), the circuit waits out the rise
+and delivers the column's rising edge as the wires would. Without a time source, every column
+follows at once: the ideal circuit.
 
 The pins also count reads of their level (`CountingPin.reads`) and changes of it
 (`CountingPin.changes`): that is how the tests see that an idle scanner reads no pins at all, and
@@ -335,10 +335,11 @@ class SwitchMatrixCircuit:
                 self._finish_rises()
 
     def _finish_rises(self) -> None:
-        """Let a column that a hand let go rise (with `wait`), so that its edge goes out."""
+        """Wait out (with `wait`) the rise of any column a switch or a glitch has just let go,
+        so that its rising edge is delivered."""
         if self._wait is not None and any(c.rising_since is not None for c in self._columns):
             # Twice the rise time: the wires' time is a sum of floats, and a wait of exactly the
-            # rise time can leave it a hair short of it.
+            # rise time can leave it just short of it.
             self._wait(2 * self.rise_s)
             self.settle()
 

@@ -329,8 +329,8 @@ def test_buttons_and_pads_pressed_together_all_count(rig: Rig) -> None:
     rig.circuit.press_button(ConsoleButton.UNDO)
     events = rig.wait(0.1)
     assert sorted(map(str, events)) == ["done pressed", "pad C3 pressed", "undo pressed"]
-    # The buttons share a column, whose one fall cannot say which of them closed when: they
-    # are timed from the scan that finds them, one confirmation later.
+    # The buttons share a column, and its single fall cannot say when each of them closed:
+    # they are timed from the scan that finds them, one confirmation later.
     assert [event.at for event in events if isinstance(event, PadPressed)] == [at]
     buttons = [event.at for event in events if isinstance(event, ButtonPressed)]
     assert buttons == [pytest.approx(at + DEBOUNCE_S)] * 2
@@ -414,7 +414,7 @@ def test_a_touch_makes_one_full_scan(rig: Rig, switch: MatrixSwitch) -> None:
     assert len(rig.wait(0.1)) == 1
     assert not rig.matrix.scanning
     # The scan at the end of the confirmation selects every row in turn, finds the switch and
-    # counts it; each one every `SCAN_S` after it while the switch is down raises its row alone
+    # counts it; each scan `SCAN_S` after that while the switch is down raises its row alone
     # and lowers it again; once it is open, the columns at rest say so.
     scans_while_down = int((0.1 - DEBOUNCE_S) / SCAN_S + 1e-9)
     quick = [2 * scans_while_down if other == row else 0 for other in range(5)]
@@ -437,7 +437,7 @@ def test_no_scan_runs_while_a_press_or_a_release_waits_out_its_debounce_time(
     rig.wait(0.1)
     released_at = rig.now
     rig.circuit.release_switch(switch)
-    rig.clock.advance(SCAN_S)  # the held switch's next scan finds it open since its column rose
+    rig.clock.advance(SCAN_S)  # its next scan finds it open, dated from its column's rise
     reads = rig.column_reads(0)
     left_s = released_at + DEBOUNCE_S - rig.now
     assert rig.wait(left_s - 0.001) == []
@@ -482,7 +482,8 @@ def test_a_bounce_of_a_switch_waiting_or_held_wakes_no_scan(rig: Rig) -> None:
 
 
 def scans_due(rig: Rig, seconds: float) -> list[float]:
-    """Let `seconds` pass one delayed call at a time; when each ran (the scanner's scans)."""
+    """Let `seconds` pass, one delayed call at a time, and return when each call ran (the
+    scanner's scans)."""
     end, times = rig.now + seconds, []
     while (due := rig.clock.next_due) is not None and due <= end:
         rig.clock.advance(due - rig.now)
@@ -497,8 +498,8 @@ def test_a_touch_costs_a_scan_to_press_and_one_or_two_to_release(
 ) -> None:
     # The press: one scan, when its confirmation is over. The release: the held switch's next
     # scan finds it open and times it from its column's rise, so when the release debounce
-    # (10 ms here, as the part's) has passed by then, that scan counts it; otherwise one more
-    # when it has.
+    # (10 ms here, as on the part) has passed by then, that scan counts it; otherwise one more
+    # scan does, when it has.
     rig = build_rig(debounce_ms=10)
     with rig.matrix:
         at = rig.now

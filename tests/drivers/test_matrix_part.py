@@ -197,8 +197,8 @@ def test_no_glitch_of_1_us_to_1_ms_is_ever_a_press(
         }[moment]
         assert [type(event) for event in events] == expected
         if moment == "confirming":
-            # Timed from the touch, or (a glitch on its column making every switch there read
-            # closed at the confirming scan) from that scan, one confirmation later at most.
+            # Timed from the touch or, when a glitch on its column makes every switch there read
+            # closed at the confirming scan, from that scan: at most one confirmation later.
             (pressed,) = events
             assert isinstance(pressed, PadPressed) and pressed.coord == A1
             assert 100.0 <= pressed.at <= 100.0 + CONFIRM_S + 1e-9
