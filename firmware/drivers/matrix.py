@@ -19,28 +19,28 @@ Any break restarts the confirmation, so the switch's bounce only delays the pres
 believed once the contact has been open for `debounce_ms` (`RELEASE_DEBOUNCE_MS` by default,
 twice the switch's rated bounce), so a bounce never ends a press early and never makes a second.
 
-Between scans the scanner always waits with all rows low, noting each column's edges with
-their time: a fall means a switch on that column closed, a rise that every switch on it is open.
-A scan dates the changes it finds from those edges, so it need not run when a switch moves. A
-fall does not say which switch closed, so when two or more switches on one column read closed
-(or a glitch holds it low, which makes every switch there read closed), a switch newly found
-closed there is timed from the scan itself. A fall on a column that no touched switch holds low
-sets a scan `PRESS_CONFIRM_MS` later, when a switch that closed at the fall can first be
-confirmed; no earlier scan could count it. While a switch is held down it is scanned every
-`HELD_SCAN_MS`. A rise sets no scan and may not come at all (another switch on the column may
-hold it low); it only dates the opening. The scan that finds the switch open dates the opening
-from its column's rise, and counts the release at once if the release debounce has already
-passed since then. While every touched switch is only waiting out its confirmation or debounce
-time, the scanner sleeps until the first one is due.
+Between scans the scanner always waits with all rows low, noting each column's edges with their
+time: a fall means a switch on that column closed, a rise that every switch on it is open. A
+scan dates the changes it finds from those edges, so it need not run when a switch moves. A fall
+does not say which switch closed, so when two or more switches on one column read closed (or a
+glitch holds it low, which makes every switch there read closed), a switch newly found closed
+there is timed from the scan itself. A fall on a column that no touched switch holds low sets a
+scan `PRESS_CONFIRM_MS` later, when a switch that closed at the fall can first be confirmed; no
+earlier scan could count it. While a switch is held down it is scanned every `HELD_SCAN_MS`. A
+rise sets no scan and might never come (another switch on the column may hold it low). The scan
+that finds the switch open dates the opening from the column's rise, and counts the release at
+once if the release debounce has already passed since then. While every touched switch is only
+waiting out its confirmation or debounce time, the scanner sleeps until the first one is due.
 
-Only a first fall sets a scan. A fall on the column of a switch held or waiting is taken for
-that switch bouncing (closing again after a break), and a rise for a switch opening or a glitch
-ending. The scan that falls due restarts that switch's time from the last edge, so chatter is
-seen whether or not a scan caught it, without a wake-up of its own. A scan with falls to
-account for, no rise and no switch due reads only the columns at rest (unless a column fell that
-no closed switch explains, which needs a full scan to place), so that it writes no row unless it
-must. The edges made by a scan's own row writes are told apart by their time stamps, even those
-that reach the callback after the scan.
+Of the edges, only the first fall on a column that no touched switch holds low sets a scan. A
+fall on the column of a switch held or waiting is taken for that switch bouncing (closing again
+after a break), and a rise for a switch opening or a glitch ending. The scan that falls due
+restarts that switch's time from the last edge, so chatter is seen whether or not a scan caught
+it, and costs no wake-up of its own. A scan with falls to account for, no rise and no switch due
+reads only the columns at rest (unless a column fell that no closed switch explains, which needs
+a full scan to place), so that it writes no row unless it must. The edges made by a scan's own
+row writes are told apart by their time stamps, even those that reach the callback after the
+scan.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
@@ -111,22 +111,22 @@ RELEASE_DEBOUNCE_MS = 2 * SWITCH_BOUNCE_MS
 HELD_SCAN_MS = 20.0
 """How often a switch held down (its press believed) is scanned: only a scan sees it open (its
 column's rise, when one comes, only dates the opening), and each scan is a wake-up of the
-clock's thread (on a loaded 2-core VM 130–230 µs, far more than the scan). A release is then
-believed at the held switch's next scan (at most this much after the contact opened), or the
-release debounce after its column rose if that is later; with no rise seen, up to this much
-plus the debounce (30 ms). A pad's release changes nothing a player sees, a button's tap acts a
-little late, and a fall on any other column still sets a scan, at the end of its
-confirmation."""
+clock's thread (on the 2-core VM about 75 µs idle and 110–130 µs loaded, more than the scan). A
+release is then believed at the held switch's next scan (at most this much after the contact
+opened), or once the release debounce has passed since its column rose, if that is later; with
+no rise seen, up to this much plus the debounce (30 ms by default). A pad's release changes
+nothing a player sees; a button's tap acts up to this much late; and a first fall on any other
+column still sets a scan for the end of that press's confirmation."""
 
 # Scan times accumulate from float steps; a settle due at exactly 30 ms must not wait a scan more.
 _EPSILON = 1e-9
 
 
 def level_since(closed: bool, fell: float | None, rose: float | None) -> float | None:
-    """The time since which a switch has been closed (`closed`) or open, judged from its
+    """When a switch found closed (`closed`) or open became so, judged from its
     column's last fall and rise since the last scan (while the scanner waited, every row low):
     if closed, the fall, when it came last (a break and a new closing would have made a later
-    fall; this takes the switch for the only one closed on its column); if open, the rise, when
+    fall; this assumes the switch is the only one closed on its column); if open, the rise, when
     it came last (a column rises only once every switch on it is open, and a switch closing
     again would have made a later fall). None when no edge tells.
 
@@ -272,9 +272,9 @@ class SwitchMatrix:
         """Columns that rose while armed, and when: every switch on one was open then."""
         self._quiet_columns: frozenset[int] = frozenset()
         """Columns of switches held down or waiting out a confirmation or a release debounce,
-        and columns whose first fall has already set a scan: a fall there is noted for the scan
-        that falls due and sets none (a bounce only restarts a wait, and that scan reads every
-        level it needs)."""
+        and columns whose first fall has already set a scan: a fall there is only noted, for the
+        scan that falls due, and sets no scan of its own (a bounce only restarts a wait, and
+        that scan reads every level it needs)."""
         self._armed_at: float | None = None
         """The pin factory's ticks when the scanner last armed: earlier falls are its own."""
         self._rows: list[DigitalOutputDevice] = []
@@ -356,7 +356,7 @@ class SwitchMatrix:
             now = self._clock.monotonic()
             if state:
                 # An opening (or a glitch's end): the scan that falls due dates a release from
-                # it, and no scan need come sooner: a release may be seen up to `HELD_SCAN_MS`
+                # it. No scan need come sooner, since a release may be seen up to `HELD_SCAN_MS`
                 # late.
                 self._rises[column] = now
                 return
@@ -373,7 +373,7 @@ class SwitchMatrix:
         due = now + self._confirm_s
         if self._timer is not None:
             if self._timer_due <= due:
-                return  # the earlier scan finds it, and its confirmation counts from its fall
+                return  # the earlier scan finds the switch and times it from this fall
             self._timer.cancel()
         self._timer, self._timer_due = self._clock.call_later(due - now, self._scan), due
 

@@ -13,10 +13,10 @@ capacitance, and reads low until it has crossed the input's high threshold, as i
 table. A fall is immediate: a row driven low pulls the column hard through its diode. A rise
 that a row change starts completes when something next looks at the column (a read or another
 change), which is when it matters: a column that rose unseen and is pulled low again still makes
-its falling edge. A rise that a switch opening or a glitch ending starts dates a release for the
-scanner, so, when handed `wait` (which passes the wires' time), the circuit waits out the rise
-and delivers the column's rising edge as the wires would. Without a time source, every column
-follows at once: the ideal circuit.
+its falling edge. A rise started by a switch opening or a glitch ending is what the scanner
+dates a release from, so when handed `wait` (which lets the wires' time pass), the circuit waits
+out the rise and delivers the column's rising edge as the wires would. Without a time source,
+every column follows at once: the ideal circuit.
 
 The pins also count reads of their level (`CountingPin.reads`) and changes of it
 (`CountingPin.changes`): that is how the tests see that an idle scanner reads no pins at all, and

@@ -414,7 +414,7 @@ def test_a_touch_makes_one_full_scan(rig: Rig, switch: MatrixSwitch) -> None:
     assert len(rig.wait(0.1)) == 1
     assert not rig.matrix.scanning
     # The scan at the end of the confirmation selects every row in turn, finds the switch and
-    # counts it; each scan `SCAN_S` after that while the switch is down raises its row alone
+    # counts it; each later scan, every `SCAN_S` while the switch is down, raises its row alone
     # and lowers it again; once it is open, the columns at rest say so.
     scans_while_down = int((0.1 - DEBOUNCE_S) / SCAN_S + 1e-9)
     quick = [2 * scans_while_down if other == row else 0 for other in range(5)]
@@ -496,10 +496,10 @@ def scans_due(rig: Rig, seconds: float) -> list[float]:
 def test_a_touch_costs_a_scan_to_press_and_one_or_two_to_release(
     held_s: float, release_scans: int
 ) -> None:
-    # The press: one scan, when its confirmation is over. The release: the held switch's next
-    # scan finds it open and times it from its column's rise, so when the release debounce
-    # (10 ms here, as on the part) has passed by then, that scan counts it; otherwise one more
-    # scan does, when it has.
+    # The press: one scan, when its confirmation is over. The release: the held switch's next scan
+    # finds it open and times it from its column's rise, so when the release debounce (10 ms here,
+    # as for the real switch) has passed by then, that scan counts it; otherwise one more scan does,
+    # when it has.
     rig = build_rig(debounce_ms=10)
     with rig.matrix:
         at = rig.now
