@@ -95,13 +95,17 @@ def start(
 def bridge(name: str, chain_port: int) -> list[str]:
     """A bridge (mosquitto.conf(5), "Configuring Bridges") named `name` from this broker to the
     chain's on 127.0.0.1:`chain_port`: the fleet's topics go out at QoS 1, retained messages
-    as retained; it reconnects a second after a loss (`restart_timeout`)."""
+    as retained; it reconnects a second after a loss (`restart_timeout`). Its local session is
+    kept (`local_cleansession false`): what the tables publish while the bridge is not yet
+    connected, as when a restarted café broker takes its tables back before the chain, is
+    queued for the bridge, not dropped."""
     return [
         f"connection {name}",
         f"address 127.0.0.1:{chain_port}",
         "bridge_protocol_version mqttv311",
         "topic codenames/# out 1",
         "cleansession true",
+        "local_cleansession false",
         "notifications false",
         "restart_timeout 1",
         "keepalive_interval 5",
