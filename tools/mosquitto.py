@@ -94,11 +94,12 @@ def start(
 
 def bridge(name: str, chain_port: int) -> list[str]:
     """A bridge (mosquitto.conf(5), "Configuring Bridges") named `name` from this broker to the
-    chain's on 127.0.0.1:`chain_port`: the fleet's topics go out at QoS 1, retained messages
-    as retained; it reconnects a second after a loss (`restart_timeout`). Its local session is
-    kept (`local_cleansession false`): what the tables publish while the bridge is not yet
-    connected, as when a restarted café broker takes its tables back before the chain, is
-    queued for the bridge, not dropped."""
+    chain's on 127.0.0.1:`chain_port`: the fleet's topics go out at QoS 1, retained messages as
+    retained; it reconnects a second after a loss (`restart_timeout`). Its session on this
+    broker is kept while it is not connected to the chain's (`local_cleansession false`): the
+    tables' QoS 1 messages (their retained standing) are then queued for it, not dropped, as
+    when the tables reconnect to a restarted café broker before its bridge has reached the
+    chain's; their events (QoS 0) are dropped either way."""
     return [
         f"connection {name}",
         f"address 127.0.0.1:{chain_port}",

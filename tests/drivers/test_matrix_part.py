@@ -160,8 +160,9 @@ WIDTHS = st.floats(min_value=SHORTEST_GLITCH_S, max_value=LONGEST_GLITCH_S)
 
 
 @settings(max_examples=300, deadline=None)
-# A glitch on the column of a pad being confirmed, low through the scan that would count it:
-# every switch of the column reads closed there, and only the pad is pressed.
+# A glitch on the column of a pad (A1) whose press is being confirmed, holding the column low
+# throughout the scan that confirms the press: every switch of that column reads closed at that
+# scan, yet only A1's press is reported.
 @example(moment="confirming", column=0, offset_s=0.0029, width_s=0.0009)
 @given(
     moment=st.sampled_from(MOMENTS),
