@@ -24,19 +24,23 @@ give it less their plain share: with every deal listed that is the weighed share
 with a sample the luck of the draw cancels out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
-exactly as `expert` does (`expert.choose_attack`): with no attack heard, or with `reading` off,
-it plays as `expert`. It does not read the go-on or stop choices, and it does not hide its own
-attacks any better than the expert.
+exactly as `expert` does (`expert.choose_attack`), but that with four players in the advanced
+game it stops after every right attack (`_advanced_four`; there it also reads with
+`ADVANCED_FOUR`). With no attack heard, or with `reading` off, it plays as `expert`. It does not
+read the go-on or stop choices, and it does not hide its own attacks any better than the
+expert.
 
-Measured alternatives that did not clearly do better in four-player advanced games against
-three experts (1,000 games each with `--rotate`, seed 801, where the reading described above
-won 29.9 %, 95 % interval 27.1–32.8): the attacks beyond the budget read roughly, each row
-deduced alone and the attacker's tiles struck from its values (22.6 % at temperature
-`COMPUTER_TEMPERATURE`, 27.1 % at 0.03, 30.2 % at 0.1); 16 deals drawn and a budget of 5,000
-(31.5 %, with decisions taking 76 ms at the 99th percentile); with three or more players in, a
-miss cost 0.6 to 3 times the expert's (`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3
-times, won 29.4 % when run again with seed 802) or never going on after a right attack
-(32.6 %); and with four players in, a temperature of 0.0005 or 0.02 (29.9 and 31.3 %).
+Four-player advanced games against three experts, 1,000 games each with `--rotate`: with
+`READING`'s budget and the expert's go-on choice the master won 29.9 % on seed 801 (95 %
+interval 27.1–32.8); with `ADVANCED_FOUR` and the stop after a hit, 35.4 % (32.5–38.4) on seed
+801 and 32.7 % (29.9–35.7) on seed 802. Measured alternatives to the first that did not clearly
+do better (seed 801): the attacks beyond the budget read roughly, each row deduced alone and the
+attacker's tiles struck from its values (22.6 % at temperature `COMPUTER_TEMPERATURE`, 27.1 % at
+0.03, 30.2 % at 0.1); 16 deals drawn and a budget of 5,000 (31.5 %, with decisions taking 76 ms
+at the 99th percentile); with three or more players in, a miss cost 0.6 to 3 times the expert's
+(`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3 times, won 29.4 % when run again with
+seed 802) or never going on after a right attack (32.6 %); and with four players in, a
+temperature of 0.0005 or 0.02 (29.9 and 31.3 %).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from board_rules.coda.actions import Action
+from board_rules.coda.actions import Action, Stop
 from board_rules.coda.crowd import players_in
 from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, deduce_with_deals
 from board_rules.coda.errors import InconsistentViewError
@@ -88,6 +92,10 @@ READING: Final = {
     4: Reading(exact_deals=16, samples=8, budget=2000),
 }
 """About 50 to 80 ms of reading on that machine at most, the deals' sweep aside."""
+ADVANCED_FOUR: Final = Reading(exact_deals=16, samples=16, budget=5000)
+"""The reading with four players in the advanced game, where the deals are many and each
+attacker's odds cost the most: twice the sample and two and a half times the budget of
+`READING`'s, for decisions of about 80 ms at the 99th percentile (docs/coda.md)."""
 DEDUCTION_OVERHEAD: Final = 10
 """What any deduction costs besides its sweep, in `_deduction_cost`'s units."""
 ODDS_KEPT: Final = 20_000
@@ -125,8 +133,17 @@ def _play(
 ) -> Action:
     if view.phase is not Phase.ATTACK:
         return play_expert(view, rng)
+    if reading and view.hits and _advanced_four(view):
+        # With four in the advanced game, a miss shows a tile to three readers at once, and a
+        # hit banked is worth more than the chance of another: the master stops after a hit.
+        return Stop()
     exact, guesses = weighed_guesses(view, rng, persons, reading=reading)
     return choose_attack(view, rng, guesses, exact)
+
+
+def _advanced_four(view: PlayerView) -> bool:
+    """Whether four players are still in an advanced game."""
+    return view.advanced and len(players_in(view)) == 4
 
 
 def weighed_guesses(
@@ -144,7 +161,7 @@ def weighed_guesses(
     if not reading or not heard:
         exact = informed_deduction(view)
         return exact, list(exact.guesses())
-    reading_of = READING[len(players_in(view))]
+    reading_of = ADVANCED_FOUR if _advanced_four(view) else READING[len(players_in(view))]
     try:
         exact, deals = deduce_with_deals(
             rows, unseen, rng, reading_of.exact_deals, reading_of.samples

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from board_rules.coda import Attack, Color, Draw, Game, Level, TakeTiles, strategy, view_of
+from board_rules.coda import Attack, Color, Draw, Game, Level, Stop, TakeTiles, strategy, view_of
 from board_rules.coda.crowd import players_in
 from board_rules.coda.deduction import deduce, every_deal, sample_rows
 from board_rules.coda.expert import hit_worths, informed_deduction, informed_rows, play_expert
@@ -327,3 +327,28 @@ def test_the_attacks_read_are_the_latest_and_their_deductions_fit_the_budget(
     assert checked >= 5
     if (players, advanced) == (4, True):
         assert cut >= 1
+
+
+def test_with_four_in_the_advanced_game_master_stops_after_a_hit() -> None:
+    after_hit = 0
+    for seed in (21, 22, 23):
+        for number, state in enumerate(states_of(4, seed, advanced=True)):
+            view = view_of(state, state.turn)
+            if state.turn != 0 or state.phase is not Phase.ATTACK or not view.hits:
+                continue
+            if len(players_in(view)) != 4:
+                continue
+            assert play_master(view, random.Random(number)) == Stop()
+            after_hit += 1
+    assert after_hit >= 3
+
+
+def test_in_the_basic_game_master_may_go_on_after_a_hit() -> None:
+    went_on = 0
+    for seed in (21, 22, 23, 24):
+        for number, state in enumerate(states_of(4, seed)):
+            view = view_of(state, state.turn)
+            if state.turn != 0 or state.phase is not Phase.ATTACK or not view.hits:
+                continue
+            went_on += isinstance(play_master(view, random.Random(number)), Attack)
+    assert went_on >= 1
