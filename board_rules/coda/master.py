@@ -7,40 +7,41 @@ the tiles it holds. The master takes the deals of the opponents' hidden tiles th
 them, both from the sweep that counts them (`deduction.deduce_with_deals`), and weighs each by
 how likely its holders were to make the attacks they were heard to make (`PlayerView.attacks`,
 with the rows as they were then), right or wrong: the latest ones, as far back as their
-deductions fit in a budget (`READING`, by the number of players in; each deduction costed by
-the size of its sweep, `_deduction_cost`), so the cheaper they are the further back it reads; if
-the latest attack alone does not fit, it is read over the deals that do. For each attack and
-each deal, the attacker's own odds are counted as `expert` counts them: the rows of the others
-as everyone saw them then, less the tiles the attacker held in that deal
-(`deduction.deduce_rows`; an attack heard never changes, so these odds are kept for later
-decisions). Its attacks are scored as `expert` scores them, chance times what a hit on each
-player was worth to it (`expert.worths_by_hidden`; with three or four players in, the race share
-and the seats after the attacker, all public), and the one it named is taken as chosen by a
-softmax of those scores at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a
-person: the expert names its best attack, so a deal in which another attack scored clearly
-better weighs next to nothing, without being ruled out. Naming a tile it held weighs
-`OWN_TILE`. Each (tile, value) gets its exact chance plus the weighed share of the deals that
-give it less their plain share: with every deal listed that is the weighed share itself, and
-with a sample the luck of the draw cancels out.
+deductions fit in a budget (`READING`, by the number of players in, or `ADVANCED_FOUR` with four
+players in the advanced game; each deduction costed by the size of its sweep,
+`_deduction_cost`), so the cheaper they are the further back it reads; if the latest attack
+alone does not fit, it is read over the deals that do. For each attack and each deal, the
+attacker's own odds are counted as `expert` counts them: the rows of the others as everyone saw
+them then, less the tiles the attacker held in that deal (`deduction.deduce_rows`; an attack
+heard never changes, so these odds are kept for later decisions). Its attacks are scored as
+`expert` scores them, chance times what a hit on each player was worth to it
+(`expert.worths_by_hidden`; with three or four players in, the race share and the seats after
+the attacker, all public), and the one it named is taken as chosen by a softmax of those scores
+at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: the expert names
+its best attack, so a deal in which another attack scored clearly better weighs next to nothing,
+without being ruled out. Naming a tile it held weighs `OWN_TILE`. Each (tile, value) gets its
+exact chance plus the weighed share of the deals that give it less their plain share: with every
+deal listed that is the weighed share itself, and with a sample the luck of the draw cancels
+out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
-exactly as `expert` does (`expert.choose_attack`), but that with four players in the advanced
-game it stops after every right attack (`_advanced_four`; there it also reads with
-`ADVANCED_FOUR`). With no attack heard, or with `reading` off, it plays as `expert`. It does not
-read the go-on or stop choices, and it does not hide its own attacks any better than the
-expert.
+as `expert` does (`expert.choose_attack`), except that with four players in the advanced game it
+always stops after a right attack (`_advanced_four`). With `reading` off it plays as `expert`;
+with no attack heard it uses the exact chances, as `expert` does. It does not read the go-on or
+stop choices, and it does not hide its own attacks any better than the expert.
 
 Four-player advanced games against three experts, 1,000 games each with `--rotate`: with
-`READING`'s budget and the expert's go-on choice the master won 29.9 % on seed 801 (95 %
-interval 27.1–32.8); with `ADVANCED_FOUR` and the stop after a hit, 35.4 % (32.5–38.4) on seed
-801 and 32.7 % (29.9–35.7) on seed 802. Measured alternatives to the first that did not clearly
-do better (seed 801): the attacks beyond the budget read roughly, each row deduced alone and the
-attacker's tiles struck from its values (22.6 % at temperature `COMPUTER_TEMPERATURE`, 27.1 % at
-0.03, 30.2 % at 0.1); 16 deals drawn and a budget of 5,000 (31.5 %, with decisions taking 76 ms
-at the 99th percentile); with three or more players in, a miss cost 0.6 to 3 times the expert's
-(`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3 times, won 29.4 % when run again with
-seed 802) or never going on after a right attack (32.6 %); and with four players in, a
-temperature of 0.0005 or 0.02 (29.9 and 31.3 %).
+`READING[4]` and the expert's go-on choice the master won 29.9 % on seed 801 (95 % interval
+27.1–32.8); with `ADVANCED_FOUR` and a stop after every right attack, 35.4 % (32.5–38.4) on seed
+801 and 32.7 % (29.9–35.7) on seed 802. Alone, neither change clearly did better on seed 801:
+`ADVANCED_FOUR` won 31.5 % (decisions of 76 ms at the 99th percentile), and stopping after every
+right attack with three or more players in won 32.6 %. Other alternatives to `READING[4]` that
+did not clearly do better (seed 801): the attacks beyond the budget read roughly, each row
+deduced alone and the attacker's tiles struck from its values (22.6 % at temperature
+`COMPUTER_TEMPERATURE`, 27.1 % at 0.03, 30.2 % at 0.1); with three or more players in, a miss
+cost 0.6 to 3 times the expert's (`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3 times,
+won 29.4 % when run again with seed 802); and with four players in, a temperature of 0.0005 or
+0.02 (29.9 and 31.3 %).
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ READING: Final = {
 ADVANCED_FOUR: Final = Reading(exact_deals=16, samples=16, budget=5000)
 """The reading with four players in the advanced game, where the deals are many and each
 attacker's odds cost the most: twice the sample and two and a half times the budget of
-`READING`'s, for decisions of about 80 ms at the 99th percentile (docs/coda.md)."""
+`READING[4]`, for decisions of about 55 ms at the 99th percentile on the idle machine
+(docs/coda.md)."""
 DEDUCTION_OVERHEAD: Final = 10
 """What any deduction costs besides its sweep, in `_deduction_cost`'s units."""
 ODDS_KEPT: Final = 20_000
@@ -134,7 +136,7 @@ def _play(
     if view.phase is not Phase.ATTACK:
         return play_expert(view, rng)
     if reading and view.hits and _advanced_four(view):
-        # With four in the advanced game, a miss shows a tile to three readers at once, and a
+        # With four in the advanced game, a miss shows a tile to three opponents at once, and a
         # hit banked is worth more than the chance of another: the master stops after a hit.
         return Stop()
     exact, guesses = weighed_guesses(view, rng, persons, reading=reading)

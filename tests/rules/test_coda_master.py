@@ -329,7 +329,7 @@ def test_the_attacks_read_are_the_latest_and_their_deductions_fit_the_budget(
         assert cut >= 1
 
 
-def test_with_four_in_the_advanced_game_master_stops_after_a_hit() -> None:
+def test_with_four_in_the_advanced_game_the_master_stops_after_a_hit() -> None:
     after_hit = 0
     for seed in (21, 22, 23):
         for number, state in enumerate(states_of(4, seed, advanced=True)):
@@ -343,7 +343,7 @@ def test_with_four_in_the_advanced_game_master_stops_after_a_hit() -> None:
     assert after_hit >= 3
 
 
-def test_in_the_basic_game_master_may_go_on_after_a_hit() -> None:
+def test_with_four_in_the_basic_game_the_master_may_go_on_after_a_hit() -> None:
     went_on = 0
     for seed in (21, 22, 23, 24):
         for number, state in enumerate(states_of(4, seed)):
