@@ -31,6 +31,10 @@ SCHEDULER_RETRY_S = 1.0
 class Timer(Protocol):
     """A delayed call that can still be cancelled."""
 
+    @property
+    def due(self) -> float:
+        """When the call falls due, on its clock's `monotonic` time."""
+
     def cancel(self) -> None:
         """Stop the call if it has not run yet; harmless afterwards."""
 

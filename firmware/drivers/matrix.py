@@ -264,8 +264,6 @@ class SwitchMatrix:
         first fall sets a scan."""
         self._closed = False
         self._timer: Timer | None = None
-        self._timer_due = 0.0
-        """When `_timer`'s scan falls due (the clock's time)."""
         self._falls: dict[int, float] = {}
         """Columns that fell while armed, and when (the clock's time): closings to time."""
         self._rises: dict[int, float] = {}
@@ -372,10 +370,10 @@ class SwitchMatrix:
         self._quiet_columns = self._quiet_columns | {column}
         due = now + self._confirm_s
         if self._timer is not None:
-            if self._timer_due <= due:
+            if self._timer.due <= due:
                 return  # the earlier scan finds the switch and times it from this fall
             self._timer.cancel()
-        self._timer, self._timer_due = self._clock.call_later(due - now, self._scan), due
+        self._timer = self._clock.call_later(due - now, self._scan)
 
     def _scan(self) -> None:
         events: list[MatrixEvent] = []
@@ -457,7 +455,6 @@ class SwitchMatrix:
             self._armed_at = self._factory.ticks()
             self._quiet_columns = quiet
             self._timer = None if delay is None else self._clock.call_later(delay, self._scan)
-            self._timer_due = self._clock.monotonic() + (delay or 0.0)
         # A switch that closed after the scan read its column but before we armed made its edge
         # while nobody listened; these reads happen once per wait, never while idle.
         closed_columns = {index % COLUMN_COUNT for index in self._touched if contacts[index].raw}

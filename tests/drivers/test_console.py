@@ -161,6 +161,9 @@ def test_a_new_press_does_not_inherit_the_hold_of_the_last(table: Table) -> None
 class TooLate:
     """A timer whose `cancel` comes too late: the call has already started."""
 
+    def __init__(self, due: float) -> None:
+        self.due = due
+
     def cancel(self) -> None:
         pass
 
@@ -170,8 +173,7 @@ class LateCancelClock(VirtualClock):
     console's lock, while a release cancels it; here every cancel comes that late."""
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        super().call_later(delay, callback)
-        return TooLate()
+        return TooLate(super().call_later(delay, callback).due)
 
 
 def test_a_hold_timer_that_outlives_its_press_reports_nothing() -> None:
