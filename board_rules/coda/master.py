@@ -24,24 +24,27 @@ exact chance plus the weighed share of the deals that give it less their plain s
 deal listed that is the weighed share itself, and with a sample the luck of the draw cancels
 out.
 
-Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops
-as `expert` does (`expert.choose_attack`), except that with four players in the advanced game it
-always stops after a right attack (`_advanced_four`). With `reading` off it plays as `expert`;
-with no attack heard it uses the exact chances, as `expert` does. It does not read the go-on or
-stop choices, and it does not hide its own attacks any better than the expert.
+Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops as
+`expert` does (`expert.choose_attack`), except that with four players in the advanced game it always
+stops after a right attack (`_advanced_four`). With `reading` off it plays as `expert`; with no
+attack heard it uses the exact chances, as `expert` does. It does not read the go-on or stop
+choices, and it does not hide its own attacks any better than the expert. A variant that picks at
+random among the attacks scoring within 0.1 of the best, so that its attacks tell a reading opponent
+less, was measured with two players in: it won 51.4 % of 6,500 games against the master (seeds 812
+to 814; 95 % interval 50.2–52.6), but only 69.8 % of 2,000 against the expert on seed 812
+(67.8–71.8), where the master won 72.4 % (70.3–74.3); the master therefore does not use it.
 
 Four-player advanced games against three experts, 1,000 games each with `--rotate`: with
 `READING[4]` and the expert's go-on choice the master won 29.9 % on seed 801 (95 % interval
-27.1–32.8); with `ADVANCED_FOUR` and a stop after every right attack, 35.4 % (32.5–38.4) on seed
-801 and 32.7 % (29.9–35.7) on seed 802. Alone, neither change clearly did better on seed 801:
+27.1–32.8); with `ADVANCED_FOUR` and a stop after every right attack, 35.4 % (32.5–38.4) on seed 801
+and 32.7 % (29.9–35.7) on seed 802. Alone, neither change clearly did better on seed 801:
 `ADVANCED_FOUR` won 31.5 % (decisions of 76 ms at the 99th percentile), and stopping after every
-right attack with three or more players in won 32.6 %. Other alternatives to `READING[4]` that
-did not clearly do better (seed 801): the attacks beyond the budget read roughly, each row
-deduced alone and the attacker's tiles struck from its values (22.6 % at temperature
-`COMPUTER_TEMPERATURE`, 27.1 % at 0.03, 30.2 % at 0.1); with three or more players in, a miss
-cost 0.6 to 3 times the expert's (`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3 times,
-won 29.4 % when run again with seed 802); and with four players in, a temperature of 0.0005 or
-0.02 (29.9 and 31.3 %).
+right attack with three or more players in won 32.6 %. Other alternatives to `READING[4]` that did
+not clearly do better (seed 801): the attacks beyond the budget read roughly, each row deduced alone
+and the attacker's tiles struck from its values (22.6 % at temperature `COMPUTER_TEMPERATURE`,
+27.1 % at 0.03, 30.2 % at 0.1); with three or more players in, a miss cost 0.6 to 3 times the
+expert's (`expert.miss_cost`; 26.4 to 32.8 %; the best of them, 3 times, won 29.4 % when run again
+with seed 802); and with four players in, a temperature of 0.0005 or 0.02 (29.9 and 31.3 %).
 """
 
 from __future__ import annotations
