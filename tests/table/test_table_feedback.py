@@ -179,3 +179,35 @@ def test_the_display_worker_survives_a_failed_drawing_and_draws_the_next_screen(
         worker.close()
         oled.close()
     assert chip.to_image().tobytes() == render_screen(OledScreen(title="drawn")).tobytes()
+
+
+def test_a_screen_shown_again_does_not_wake_the_display_worker() -> None:
+    """Most events leave the screen as it was: handing it over again must not wake the worker
+    (on the Pi a wake-up costs more than the comparison)."""
+    bus = VirtualI2C()
+    bus.attach(0x3C, VirtualSSD1306())
+    oled = Oled(VirtualClock(), i2c=bus, config=OledConfig(shift_every_s=0))
+    worker = DisplayWorker(oled)
+    try:
+        worker.show(OledScreen(title="still"))
+        assert worker.wait_idle(10.0)
+        wake = worker._wake  # the condition the worker sleeps on
+        notified = 0
+        real_notify = wake.notify
+
+        def notify(n: int = 1) -> None:
+            nonlocal notified
+            notified += 1
+            real_notify(n)
+
+        wake.notify = notify  # type: ignore[method-assign]
+        for _ in range(5):
+            worker.show(OledScreen(title="still"))  # equal, not the same object
+        assert notified == 0
+        worker.show(OledScreen(title="moved on"))
+        assert notified == 1
+        assert worker.wait_idle(10.0)
+        assert worker.screen == OledScreen(title="moved on")
+    finally:
+        worker.close()
+        oled.close()
