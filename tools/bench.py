@@ -162,6 +162,8 @@ class TableCpu:
     def __init__(self) -> None:
         self._driver = threading.get_ident()
         self._excluded = 0.0
+        self._excluded_by: dict[str, float] = {}
+        """The excluded work, by the name of the thread it ran on."""
         self._lock = threading.Lock()
         self._depth = threading.local()
 
@@ -183,8 +185,10 @@ class TableCpu:
             finally:
                 spent = time.thread_time() - began
                 self._depth.value = 0
+                name = threading.current_thread().name
                 with self._lock:
                     self._excluded += spent
+                    self._excluded_by[name] = self._excluded_by.get(name, 0.0) + spent
 
         setattr(owner, name, timed)
 
@@ -198,6 +202,28 @@ class TableCpu:
                 total += time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
         with self._lock:
             return total - self._excluded
+
+    def by_thread(self) -> dict[str, tuple[float, int]]:
+        """Each table thread's CPU seconds so far, less the excluded work done on it, and how
+        often it has slept and been woken (Linux's voluntary context switches), by its name."""
+        found: dict[str, tuple[float, int]] = {}
+        for thread in threading.enumerate():
+            if thread.ident is None or thread.ident == self._driver:
+                continue
+            with contextlib.suppress(OSError):  # the thread ended between the listing and the read
+                cpu = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+                found[thread.name] = (cpu, _wake_ups(thread))
+        with self._lock:
+            return {
+                name: (cpu - self._excluded_by.get(name, 0.0), woken)
+                for name, (cpu, woken) in found.items()
+            }
+
+
+def _wake_ups(thread: threading.Thread) -> int:
+    """How often `thread` has slept and been woken (`voluntary_ctxt_switches` in /proc)."""
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    return int(status.split("voluntary_ctxt_switches:")[1].split()[0])
 
 
 def _exclude_virtual_hardware(cpu: TableCpu, vt: VirtualTable, pixels: object) -> None:
@@ -380,6 +406,8 @@ class Player:
         self.touches: list[TouchSample] = []
         self.touch_cpu_s = 0.0
         """Table CPU seconds from each press to the scanner's rest after its release."""
+        self.touch_threads: dict[str, list[float]] = {}
+        """The same by table thread: its CPU seconds and its wake-ups, added up."""
         self.event_bytes: list[int] = []
         """OLED bytes sent for each game event."""
         self.bounce = random.Random(SEED)
@@ -417,7 +445,7 @@ class Player:
         vt = self._vt
         screen, sent = vt.display.screen, vt.bus.bytes_written
         frames, transfers = len(self._leds), self._bus.transfers
-        cpu = self._leds.cpu.seconds()
+        cpu, threads = self._leds.cpu.seconds(), self._leds.cpu.by_thread()
         closed_at = time.perf_counter()
         self._move_pad(coord, closed=True)
         try:
@@ -441,6 +469,11 @@ class Player:
         self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
         _scanner_idle(vt, released_at, self.scan_quiet_s)
         self.touch_cpu_s += self._leds.cpu.seconds() - cpu
+        for name, (spent, woken) in self._leds.cpu.by_thread().items():
+            if name in threads:
+                total = self.touch_threads.setdefault(name, [0.0, 0.0])
+                total[0] += spent - threads[name][0]
+                total[1] += woken - threads[name][1]
 
     def _wait_lit(self, coord: Coord, frames: int) -> None:
         """Wait for the LED frame that shows `coord` covered, after frame `frames`. On the
@@ -590,6 +623,14 @@ def measure_play(
         "idle_pin_reads_per_s": round(idle_reads / idle_wall, 3),
         "idle_cpu_percent": round(100 * idle_cpu / idle_wall, 3),
         "cpu_ms_per_touch": round(1000 * player.touch_cpu_s / len(player.touches), 3),
+        "cpu_ms_per_touch_by_thread": {
+            name: round(1000 * spent / len(player.touches), 3)
+            for name, (spent, _) in sorted(player.touch_threads.items())
+        },
+        "wake_ups_per_touch_by_thread": {
+            name: round(woken / len(player.touches), 2)
+            for name, (_, woken) in sorted(player.touch_threads.items())
+        },
         "held_cpu_percent": round(held_percent, 3),
         "retaps": player.retaps,
         "unlit": player.unlit,
@@ -622,7 +663,12 @@ def worst_of(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
         elif name == "oled_bytes_per_event":
             worst[name] = max(values, key=lambda traffic: traffic["sent"])
         elif isinstance(first, dict):
-            worst[name] = {key: max(value[key] for value in values) for key in first}
+            # By key; a thread's name that one run lacks is left out.
+            worst[name] = {
+                key: max(value[key] for value in values)
+                for key in first
+                if all(key in value for value in values)
+            }
         else:
             worst[name] = max(values)
     return worst

@@ -78,6 +78,12 @@ def test_the_cpu_figures_are_milliseconds_per_touch_and_a_share_of_one_core(
     assert isinstance(figures["cpu_ms_per_touch"], float) and figures["cpu_ms_per_touch"] > 0
     assert isinstance(figures["held_cpu_percent"], float)
     assert 0 <= figures["held_cpu_percent"] <= 100 * 2  # at most every core of this machine
+    # The same CPU by thread: the scanner's clock, the game loop and the OLED worker, adding up
+    # to the whole; and each touch wakes the game loop at least for its press.
+    by_thread = figures["cpu_ms_per_touch_by_thread"]
+    assert {"clock", "game", "display"} <= set(by_thread)
+    assert sum(by_thread.values()) == pytest.approx(figures["cpu_ms_per_touch"], abs=0.01)
+    assert figures["wake_ups_per_touch_by_thread"]["game"] >= 1
 
 
 @pytest.mark.parametrize(
