@@ -163,7 +163,7 @@ class TableCpu:
         self._driver = threading.get_ident()
         self._excluded = 0.0
         self._excluded_by: dict[str, float] = {}
-        """The excluded work, by the name of the thread it ran on."""
+        """CPU seconds of the excluded work, by the name of the thread it ran on."""
         self._lock = threading.Lock()
         self._depth = threading.local()
 
@@ -204,8 +204,8 @@ class TableCpu:
             return total - self._excluded
 
     def by_thread(self) -> dict[str, tuple[float, int]]:
-        """Each table thread's CPU seconds so far, less the excluded work done on it, and how
-        often it has slept and been woken (Linux's voluntary context switches), by its name."""
+        """By table thread's name: its CPU seconds so far, less the excluded work done on it,
+        and how often it has slept and been woken (Linux's voluntary context switches)."""
         found: dict[str, tuple[float, int]] = {}
         for thread in threading.enumerate():
             if thread.ident is None or thread.ident == self._driver:
@@ -407,7 +407,8 @@ class Player:
         self.touch_cpu_s = 0.0
         """Table CPU seconds from each press to the scanner's rest after its release."""
         self.touch_threads: dict[str, list[float]] = {}
-        """The same by table thread: its CPU seconds and its wake-ups, added up."""
+        """`touch_cpu_s` by table thread: its CPU seconds and its wake-ups, summed over the
+        touches."""
         self.event_bytes: list[int] = []
         """OLED bytes sent for each game event."""
         self.bounce = random.Random(SEED)
@@ -663,7 +664,7 @@ def worst_of(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
         elif name == "oled_bytes_per_event":
             worst[name] = max(values, key=lambda traffic: traffic["sent"])
         elif isinstance(first, dict):
-            # By key; a thread's name that one run lacks is left out.
+            # Key by key; a key missing from any run (a thread that had ended) is left out.
             worst[name] = {
                 key: max(value[key] for value in values)
                 for key in first
