@@ -161,7 +161,6 @@ class TableCpu:
 
     def __init__(self) -> None:
         self._driver = threading.get_ident()
-        self._excluded = 0.0
         self._excluded_by: dict[str, float] = {}
         """CPU seconds of the excluded work, by the name of the thread it ran on."""
         self._lock = threading.Lock()
@@ -187,21 +186,13 @@ class TableCpu:
                 self._depth.value = 0
                 name = threading.current_thread().name
                 with self._lock:
-                    self._excluded += spent
                     self._excluded_by[name] = self._excluded_by.get(name, 0.0) + spent
 
         setattr(owner, name, timed)
 
     def seconds(self) -> float:
         """The table's CPU seconds so far: its threads' CPU clocks less the excluded work."""
-        total = 0.0
-        for thread in threading.enumerate():
-            if thread.ident is None or thread.ident == self._driver:
-                continue
-            with contextlib.suppress(OSError):  # the thread ended between the listing and the read
-                total += time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
-        with self._lock:
-            return total - self._excluded
+        return total_cpu(self.by_thread())
 
     def by_thread(self) -> dict[str, tuple[float, int]]:
         """By table thread's name: its CPU seconds so far, less the excluded work done on it,
@@ -212,12 +203,20 @@ class TableCpu:
                 continue
             with contextlib.suppress(OSError):  # the thread ended between the listing and the read
                 cpu = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
-                found[thread.name] = (cpu, _wake_ups(thread))
+                woken = _wake_ups(thread)
+                # Threads of one name (none, as the table names them) count as one.
+                before = found.get(thread.name, (0.0, 0))
+                found[thread.name] = (before[0] + cpu, before[1] + woken)
         with self._lock:
             return {
                 name: (cpu - self._excluded_by.get(name, 0.0), woken)
                 for name, (cpu, woken) in found.items()
             }
+
+
+def total_cpu(threads: dict[str, tuple[float, int]]) -> float:
+    """The CPU seconds of every thread of a `TableCpu.by_thread` reading."""
+    return sum(cpu for cpu, _ in threads.values())
 
 
 def _wake_ups(thread: threading.Thread) -> int:
@@ -446,7 +445,7 @@ class Player:
         vt = self._vt
         screen, sent = vt.display.screen, vt.bus.bytes_written
         frames, transfers = len(self._leds), self._bus.transfers
-        cpu, threads = self._leds.cpu.seconds(), self._leds.cpu.by_thread()
+        threads = self._leds.cpu.by_thread()
         closed_at = time.perf_counter()
         self._move_pad(coord, closed=True)
         try:
@@ -469,8 +468,9 @@ class Player:
         oled_at = self._bus.last_end
         self.touches.append(TouchSample((led_at - closed_at) * 1000, (oled_at - closed_at) * 1000))
         _scanner_idle(vt, released_at, self.scan_quiet_s)
-        self.touch_cpu_s += self._leds.cpu.seconds() - cpu
-        for name, (spent, woken) in self._leds.cpu.by_thread().items():
+        after = self._leds.cpu.by_thread()
+        self.touch_cpu_s += total_cpu(after) - total_cpu(threads)
+        for name, (spent, woken) in after.items():
             if name in threads:
                 total = self.touch_threads.setdefault(name, [0.0, 0.0])
                 total[0] += spent - threads[name][0]

@@ -87,7 +87,7 @@ class DisplayWorker:
         with self._wake:
             # Most events leave the screen as it was (a card's release, a tick with nothing
             # due): waking the worker only to find that out costs more than the comparison.
-            if screen is self._latest or screen == self._latest:
+            if screen == self._latest:
                 return
             self._latest = screen
             self._wake.notify()
