@@ -123,9 +123,17 @@ def choose_attack(
         last_tile = not view.hand and len(view.hidden(view.viewer)) == 1
         if last_tile and exact.probability(player, index, value) < 1:
             return Stop()
-        if best < (1 - chance) * miss_cost(view):
+        if go_on_margin(best, chance, miss_cost(view)) < 0:
             return Stop()
     return Attack(player, index, value)
+
+
+def go_on_margin(
+    best: Fraction | float, chance: Fraction | float, cost: Fraction | float
+) -> Fraction | float:
+    """How far the best attack's score `best`, of chance `chance`, clears what a miss would
+    cost (`cost`, in tiles): after a right attack the expert goes on at 0 or above."""
+    return best - (1 - chance) * cost
 
 
 def hit_worths(view: PlayerView) -> dict[int, Fraction | float]:
@@ -161,16 +169,24 @@ def _table_gain(view: PlayerView) -> Fraction:
     drawn = view.hand[0].tile
     if drawn is None:
         raise ValueError("only the player in turn decides whether to go on")
-    row = own_row(view)
-    public = public_tiles(view, besides=view.viewer)
+    return drawn_tile_gain(
+        own_row(view), drawn, public_tiles(view, besides=view.viewer), advanced=view.advanced
+    )
+
+
+def drawn_tile_gain(
+    row: Sequence[RowTile], drawn: Tile, public: frozenset[Tile], *, advanced: bool
+) -> Fraction:
+    """What the table would gain from seeing `drawn` face up in `row` rather than hidden there,
+    in tiles (see the module docstring), `public` being the tiles revealed in the other rows."""
     costs = []
     for slot in legal_slots([tile.tile for tile in row], drawn):
         hidden = [*row[:slot], RowTile(drawn), *row[slot:]]
         shown = [*row[:slot], RowTile(drawn, revealed=True), *row[slot:]]
         # The drawn tile's own chance counts in `hidden`'s total and not in `shown`'s: the
         # difference is what the table gains on the rest, less what it knew of the drawn tile.
-        before = exposure(hidden, public, advanced=view.advanced)[1]
-        after = exposure(shown, public, advanced=view.advanced)[1]
+        before = exposure(hidden, public, advanced=advanced)[1]
+        after = exposure(shown, public, advanced=advanced)[1]
         costs.append(1 + after - before)
     # In the advanced game the tile goes where its row is hardest to read: the cheapest risk.
     return min(costs)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
-from board_rules.coda.deduction import deduce_rows
+from board_rules.coda.deduction import Deduction, deduce_rows
 from board_rules.coda.row import RowTile
 from board_rules.coda.seen import SeenTile
 from board_rules.coda.tiles import Tile, game_tiles
@@ -41,9 +42,16 @@ def exposure(
         return Fraction(0), Fraction(0)
     shown = {slot.tile for slot in row if slot.revealed}
     unseen = frozenset(game_tiles(advanced)) - public - shown
-    found = deduce_rows({0: seen}, unseen)
+    found = _public_deduction(seen, unseen)
     chances = [found.probability(0, i, value) for i, value in hidden]
     return max(chances), sum(chances, Fraction(0))
+
+
+@lru_cache(maxsize=4096)
+def _public_deduction(seen: tuple[SeenTile, ...], unseen: frozenset[Tile]) -> Deduction:
+    """What the public facts alone say of one row: it depends on the row's colours, revealed
+    tiles and misses, not on its hidden values, so the rows a player weighs share it."""
+    return deduce_rows({0: seen}, unseen)
 
 
 def public_tiles(view: PlayerView, *, besides: int) -> frozenset[Tile]:

@@ -1,5 +1,5 @@
 """The `master` computer player: `expert`'s play, with each opponent's hand weighed by what its
-attacks say about it.
+attacks and its choices to go on or stop say about it.
 
 Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
 the tiles it holds. The master takes the deals of the opponents' hidden tiles that fit the rows
@@ -19,20 +19,33 @@ heard never changes, so these odds are kept for later decisions). Its attacks ar
 the attacker, all public), and the one it named is taken as chosen by a softmax of those scores
 at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: the expert names
 its best attack, so a deal in which another attack scored clearly better weighs next to nothing,
-without being ruled out. Naming a tile it held weighs `OWN_TILE`. Each (tile, value) gets its
-exact chance plus the weighed share of the deals that give it less their plain share: with every
-deal listed that is the weighed share itself, and with a sample the luck of the draw cancels
-out.
+without being ruled out. Naming a tile it held weighs `OWN_TILE`.
+
+It weighs each deal, too, by how likely its holders were to make the choices they made after a
+right attack, to go on or to stop (`choices_heard`: an attacker went on when its next attack came
+in the same turn). For each choice and deal, the attacker's best attack once the hit was face up,
+counted and scored as `expert` does holding that deal's tiles, and what a miss would have cost it
+with that deal's drawn tile and row (`expert.drawn_tile_gain`), give the expert's margin for going
+on (`expert.go_on_margin`); the choice made is taken as chosen by a logistic of that margin at
+temperature `CHOICE_TEMPERATURE`, or `PERSON_CHOICE_TEMPERATURE` for a person. The latest choices
+are read first, as far back as their work fits in `Reading.choice_budget` (`_choice_cost`).
+
+Each (tile, value) gets its exact chance plus the weighed share of the deals that give it less
+their plain share: with every deal listed that is the weighed share itself, and with a sample the
+luck of the draw cancels out.
 
 Deciding. With those chances in place of the exact counts, the master attacks, goes on or stops as
 `expert` does (`expert.choose_attack`), except that with four players in the advanced game it always
 stops after a right attack (`_advanced_four`). With `reading` off it plays as `expert`; with no
-attack heard it uses the exact chances, as `expert` does. It does not read the go-on or stop
-choices, and it does not hide its own attacks any better than the expert. A variant that picks at
-random among the attacks scoring within 0.1 of the best, so that its attacks tell a reading opponent
-less, was measured with two players in: it won 51.4 % of 6,500 games against the master (seeds 812
-to 814; 95 % interval 50.2–52.6), but only 69.8 % of 2,000 against the expert on seed 812
-(67.8–71.8), where the master won 72.4 % (70.3–74.3); the master therefore does not use it.
+attack heard it uses the exact chances, as `expert` does. It does not hide its own attacks any
+better than the expert.
+
+The figures in the rest of this docstring were measured with the choices not read (a
+`choice_budget` of 0). A variant that picks at random among the attacks scoring within 0.1 of the
+best, so that its attacks tell a reading opponent less, was measured with two players in: it won
+51.4 % of 6,500 games against the master (seeds 812 to 814; 95 % interval 50.2–52.6), but only
+69.8 % of 2,000 against the expert on seed 812 (67.8–71.8), where the master won 72.4 %
+(70.3–74.3); the master therefore does not use it.
 
 Four-player advanced games against three experts, 1,000 games each with `--rotate`: with
 `READING[4]` and the expert's go-on choice the master won 29.9 % on seed 801 (95 % interval
@@ -59,18 +72,21 @@ from functools import lru_cache
 from typing import Final
 
 from board_rules.coda.actions import Action, Stop
-from board_rules.coda.crowd import players_in
+from board_rules.coda.crowd import CROWD_MISS, players_in
 from board_rules.coda.deduction import Deduction, TileKey, deduce_rows, deduce_with_deals
 from board_rules.coda.errors import InconsistentViewError
 from board_rules.coda.expert import (
     choose_attack,
+    drawn_tile_gain,
+    go_on_margin,
     informed_deduction,
     informed_rows,
     play_expert,
     worths_by_hidden,
 )
 from board_rules.coda.players import Strategy
-from board_rules.coda.seen import SeenAttack, SeenTile
+from board_rules.coda.row import RowTile
+from board_rules.coda.seen import Rows, SeenAttack, SeenTile
 from board_rules.coda.state import Phase
 from board_rules.coda.tiles import DASH, RANKS, Tile, Value, game_tiles
 from board_rules.coda.view import PlayerView
@@ -88,6 +104,8 @@ class Reading:
     """The deductions of the attackers' odds one decision may make, in `_deduction_cost`'s
     units (about 24 microseconds of processor time each on the machine of docs/coda.md's
     table): the cheaper each, the further back the master reads."""
+    choice_budget: int = 800
+    """The same for the go-on and stop choices read (`_read_choices`), apart from the attacks'."""
 
 
 READING: Final = {
@@ -110,6 +128,10 @@ PERSON_TEMPERATURE: Final = 0.15
 """The softmax temperatures, in units of an attack's score (chance times worth)."""
 OWN_TILE: Final = 1e-3
 """The weight of a deal in which an attacker named a tile it held."""
+CHOICE_TEMPERATURE: Final = 0.02
+PERSON_CHOICE_TEMPERATURE: Final = 0.3
+"""The temperatures of the go-on or stop choice read after a right attack (a logistic of the
+expert's margin for going on, `expert.go_on_margin`), for a computer and for a person."""
 
 
 def play_master(view: PlayerView, rng: random.Random) -> Action:
@@ -178,6 +200,9 @@ def weighed_guesses(
         )
     deals, read = _within_budget(view, deals, heard, reading_of.budget)
     logs = _weigh(read, persons, view.advanced) or [0.0] * len(deals)
+    choices = _read_choices(view, deals, reading_of.choice_budget)
+    for log_index, log in enumerate(_weigh_choices(choices, persons, view.advanced)):
+        logs[log_index] += log
     top = max(logs)
     weights = [math.exp(log - top) for log in logs]
     total = math.fsum(weights)
@@ -304,13 +329,18 @@ def _weigh(
 def _worths(attack: SeenAttack) -> dict[int, Fraction | float]:
     """What a hit on each other player still in was worth to the attacker, as `expert` counts
     it (`expert.hit_worths`) from what everyone saw."""
+    return _worths_of(attack.rows, attack.attacker, attack.held)
+
+
+def _worths_of(rows: Rows, attacker: int, held: int) -> dict[int, Fraction | float]:
+    """`_worths` with the table's `rows`, for `attacker` holding `held` tiles."""
     hidden = {
         player: count
-        for player, row in enumerate(attack.rows)
+        for player, row in enumerate(rows)
         if (count := sum(1 for seen in row if not seen.revealed))
     }
-    hidden[attack.attacker] += attack.held - len(attack.rows[attack.attacker])
-    return worths_by_hidden(hidden, attack.attacker, len(attack.rows))
+    hidden[attacker] = hidden.get(attacker, 0) + held - len(rows[attacker])
+    return worths_by_hidden(hidden, attacker, len(rows))
 
 
 # An attack heard never changes, so its odds for a hand hold for every later decision.
@@ -344,6 +374,237 @@ def _attack_log_chance(
     best = max(scores.values())
     spread = math.fsum(math.exp((score - best) / heat) for score in scores.values())
     return (chosen - best) / heat - math.log(spread)
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """What the attacker of a right attack did next: went on attacking, or stopped."""
+
+    attack: SeenAttack
+    went_on: bool
+
+
+_Hand = tuple[frozenset[Tile], tuple[Tile, ...], Tile | None]
+"""An attacker's hand as a go-on or stop choice depends on it: its telling tiles (`_telling`),
+its row's tiles as they lay then, and its drawn tile (None when it drew none)."""
+
+
+def choices_heard(view: PlayerView) -> list[_Choice]:
+    """Every go-on or stop choice the others made after a right attack, the first first: the
+    attacker went on when its next attack came in the same turn (one more hit before it), and
+    stopped otherwise, unless the hit left nobody else with a hidden tile."""
+    found = []
+    attacks = view.attacks
+    for number, attack in enumerate(attacks):
+        if attack.attacker == view.viewer or not attack.right:
+            continue
+        after = _rows_after_hit(attack)
+        if not any(
+            any(not seen.revealed for seen in row)
+            for player, row in enumerate(after)
+            if player != attack.attacker
+        ):
+            continue
+        following = attacks[number + 1] if number + 1 < len(attacks) else None
+        went_on = (
+            following is not None
+            and following.attacker == attack.attacker
+            and following.hits == attack.hits + 1
+        )
+        found.append(_Choice(attack, went_on))
+    return found
+
+
+def _read_choices(
+    view: PlayerView, deals: Sequence[Mapping[TileKey, Tile]], budget: int
+) -> list[tuple[_Choice, list[_Hand | None]]]:
+    """The choices to weigh the deals by, the latest first as far back as their costs
+    (`_choice_cost`) fit in `budget`, with each deal's hand of the attacker then
+    (`_hands_at`)."""
+    spent = 0
+    read: list[tuple[_Choice, list[_Hand | None]]] = []
+    for choice in reversed(choices_heard(view)):
+        hands = _hands_at(view, deals, choice.attack)
+        cost = _choice_cost(choice, hands, view.advanced)
+        if spent + cost > budget:
+            break
+        spent += cost
+        read.append((choice, hands))
+    return read
+
+
+def _choice_cost(choice: _Choice, hands: Sequence[_Hand | None], advanced: bool) -> int:
+    """What reading `choice` over `hands` costs, in `_deduction_cost`'s units: a deduction for
+    each distinct telling hand, and `DEDUCTION_OVERHEAD` for each distinct row and drawn tile
+    whose miss would be costed (`expert.drawn_tile_gain`, whose deductions rows share)."""
+    present = [hand for hand in hands if hand is not None]
+    tellings = {hand[0] for hand in present}
+    drawn = {hand[1:] for hand in present if hand[2] is not None}
+    return _deduction_cost(choice.attack, advanced) * len(tellings) + DEDUCTION_OVERHEAD * len(
+        drawn
+    )
+
+
+def _hands_at(
+    view: PlayerView, deals: Sequence[Mapping[TileKey, Tile]], attack: SeenAttack
+) -> list[_Hand | None]:
+    """The attacker's hand in each of `deals` when it made `attack`: None for a deal in which
+    it named a tile it held (which weighs next to nothing already), and for every deal when a
+    tile it held then is no longer in its row (the game ended before its drawn tile was
+    placed)."""
+    attacker = attack.attacker
+    by_label = {seen.label: (index, seen.tile) for index, seen in enumerate(view.rows[attacker])}
+    then = attack.rows[attacker]
+    labels = [seen.label for seen in then]
+    if attack.held > len(then):
+        labels.append(attack.held)
+    if any(label not in by_label for label in labels):
+        return [None] * len(deals)
+    places = [by_label[label] for label in labels]
+    hands: list[_Hand | None] = []
+    for deal in deals:
+        telling = _telling(view, deal, attack)
+        tiles = [
+            known if known is not None else deal.get((attacker, index)) for index, known in places
+        ]
+        if telling is None or None in tiles:
+            hands.append(None)
+            continue
+        held = tuple(tile for tile in tiles if tile is not None)
+        drawn = held[-1] if len(held) > len(then) else None
+        hands.append((telling, held[: len(then)], drawn))
+    return hands
+
+
+def _weigh_choices(
+    read: Sequence[tuple[_Choice, Sequence[_Hand | None]]],
+    persons: frozenset[int],
+    advanced: bool,
+) -> list[float]:
+    """For each deal, the log of the chance its holders made the choices `read`."""
+    logs: list[float] = []
+    for choice, hands in read:
+        heat = (
+            PERSON_CHOICE_TEMPERATURE if choice.attack.attacker in persons else CHOICE_TEMPERATURE
+        )
+        if not logs:
+            logs = [0.0] * len(hands)
+        # Many deals give the attacker the same hand: each is worked out once.
+        known: dict[_Hand, float] = {}
+        for index, hand in enumerate(hands):
+            if hand is None:
+                continue
+            if hand not in known:
+                known[hand] = _choice_log_chance(choice, hand, advanced, heat)
+            logs[index] += known[hand]
+    return logs
+
+
+def _choice_log_chance(choice: _Choice, hand: _Hand, advanced: bool, heat: float) -> float:
+    """The log of the chance that an `expert` holding `hand` made `choice`: a logistic, at
+    temperature `heat`, of how far its best attack after the hit cleared what a miss would cost
+    it (`expert.go_on_margin`); with its last hidden tile at stake and nothing drawn, it goes on
+    only on a certainty."""
+    attack = choice.attack
+    telling, tiles, drawn = hand
+    after = _best_after_hit(attack, telling, advanced)
+    if after is None:
+        return 0.0
+    best, chance = after
+    then = attack.rows[attack.attacker]
+    if drawn is None and sum(1 for seen in then if not seen.revealed) == 1:
+        margin = 1.0 if chance >= 1 else -1.0
+    else:
+        cost = 1.0
+        if drawn is not None:
+            row = tuple(
+                RowTile(tile, seen.revealed, seen.misses)
+                for tile, seen in zip(tiles, then, strict=True)
+            )
+            cost = _drawn_cost(row, drawn, _public_after_hit(attack), advanced)
+        if _crowded_after_hit(attack):
+            cost *= float(CROWD_MISS)
+        margin = float(go_on_margin(best, chance, cost))
+    return _log_logistic(margin / heat if choice.went_on else -margin / heat)
+
+
+def _log_logistic(x: float) -> float:
+    """log(1 / (1 + e^-x)), without overflow."""
+    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
+
+
+@lru_cache(maxsize=1024)
+def _rows_after_hit(attack: SeenAttack) -> Rows:
+    """The rows as everyone saw them once the right `attack` had turned its tile face up."""
+    rows = list(attack.rows)
+    row = list(rows[attack.player])
+    hit = row[attack.index]
+    row[attack.index] = SeenTile(
+        hit.color,
+        attack.value,
+        revealed=True,
+        misses=hit.misses,
+        owner_named=hit.owner_named,
+        label=hit.label,
+    )
+    rows[attack.player] = tuple(row)
+    return tuple(rows)
+
+
+def _public_after_hit(attack: SeenAttack) -> frozenset[Tile]:
+    """The tiles face up outside the attacker's row once `attack` hit."""
+    return frozenset(
+        seen.tile
+        for player, row in enumerate(_rows_after_hit(attack))
+        if player != attack.attacker
+        for seen in row
+        if seen.revealed and seen.tile is not None
+    )
+
+
+def _crowded_after_hit(attack: SeenAttack) -> bool:
+    """Whether three or more players were still in once `attack` hit."""
+    return sum(1 for row in _rows_after_hit(attack) if any(not s.revealed for s in row)) >= 3
+
+
+@lru_cache(maxsize=ODDS_KEPT)
+def _best_after_hit(
+    attack: SeenAttack, held: frozenset[Tile], advanced: bool
+) -> tuple[float, float] | None:
+    """The best score and its chance, as an `expert` holding `held` counted them once `attack`
+    hit (the highest chance among equal scores); None when no deal fits."""
+    after = _rows_after_hit(attack)
+    rows = {
+        player: tuple(_informed(seen) for seen in row)
+        for player, row in enumerate(after)
+        if player != attack.attacker
+    }
+    shown = frozenset(seen.tile for row in after for seen in row if seen.tile is not None)
+    try:
+        found = deduce_rows(rows, frozenset(game_tiles(advanced)) - shown - held)
+    except InconsistentViewError:
+        return None
+    worths = {
+        player: float(worth)
+        for player, worth in _worths_of(after, attack.attacker, attack.held).items()
+    }
+    return max(
+        (
+            (count / found.total * worths[key[0]], count / found.total)
+            for key, counts in found.counts.items()
+            if key[0] in worths
+            for count in counts.values()
+        ),
+        default=None,
+    )
+
+
+@lru_cache(maxsize=ODDS_KEPT)
+def _drawn_cost(
+    row: tuple[RowTile, ...], drawn: Tile, public: frozenset[Tile], advanced: bool
+) -> float:
+    """`expert.drawn_tile_gain`, kept: a hand recurs from one decision to the next."""
+    return float(drawn_tile_gain(row, drawn, public, advanced=advanced))
 
 
 @lru_cache(maxsize=1024)

@@ -16,12 +16,18 @@ from board_rules.coda.crowd import players_in
 from board_rules.coda.deduction import deduce, every_deal, sample_rows
 from board_rules.coda.expert import hit_worths, informed_deduction, informed_rows, play_expert
 from board_rules.coda.master import (
+    CHOICE_TEMPERATURE,
+    DEDUCTION_OVERHEAD,
     OWN_TILE,
     READING,
+    _choice_log_chance,
     _deduction_cost,
+    _hands_at,
     _log_likelihood,
+    _read_choices,
     _within_budget,
     _worths,
+    choices_heard,
     play_master,
     play_unread,
     weighed_guesses,
@@ -352,3 +358,80 @@ def test_with_four_in_the_basic_game_the_master_may_go_on_after_a_hit() -> None:
                 continue
             went_on += isinstance(play_master(view, random.Random(number)), Attack)
     assert went_on >= 1
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, False), (2, True), (3, False), (4, True)])
+def test_each_choice_after_a_hit_is_read_as_made_and_the_expert_model_makes_it(
+    players: int, advanced: bool
+) -> None:
+    """At every turn, the go-on and stop choices the others made after their right attacks are
+    read from the table's memory exactly as they were made; and the expert's go-on rule, given
+    the hand the attacker really held, gives each choice made better than even odds (so a deal
+    in which the attacker would have chosen otherwise weighs less)."""
+    rng = random.Random(100 * players + advanced)
+    line_up = [strategy(Level.EXPERT)] * players
+    checked = 0
+    for _ in range(3):
+        state = GameState.new(players, rng, advanced=advanced)
+        # Each choice made: the index of the attack that hit, and whether its attacker went on.
+        made: list[tuple[int, bool]] = []
+        while not state.is_over:
+            view = view_of(state, state.turn)
+            action = line_up[state.turn](view, rng)
+            if state.phase is Phase.ATTACK and state.hits:
+                made.append((len(state.attacks) - 1, isinstance(action, Attack)))
+            after = apply(state, action)
+            if after.turn != state.turn and not after.is_over:
+                reader = view_of(after, after.turn)
+                expected = [
+                    (reader.attacks[index], went_on)
+                    for index, went_on in made
+                    if reader.attacks[index].attacker != reader.viewer
+                ]
+                read = choices_heard(reader)
+                assert [(choice.attack, choice.went_on) for choice in read] == expected
+                truth = {
+                    (player, index): slot.tile
+                    for player, row in enumerate(after.rows)
+                    if player != reader.viewer
+                    for index, slot in enumerate(row)
+                    if not slot.revealed
+                }
+                for choice in read:
+                    (hand,) = _hands_at(reader, [truth], choice.attack)
+                    assert hand is not None
+                    chance = math.exp(
+                        _choice_log_chance(choice, hand, advanced, CHOICE_TEMPERATURE)
+                    )
+                    assert chance > 0.5
+                    checked += 1
+            state = after
+    assert checked >= 20
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, False), (4, True)])
+def test_the_choices_read_are_the_latest_and_their_deductions_fit_their_budget(
+    players: int, advanced: bool
+) -> None:
+    checked = 0
+    for number, state in enumerate(states_of(players, 71, advanced)):
+        view = view_of(state, state.turn)
+        heard = choices_heard(view)
+        if state.phase is not Phase.ATTACK or not heard:
+            continue
+        rows, unseen = informed_rows(view)
+        deals = sample_rows(rows, unseen, random.Random(number), 12)
+        budget = READING[len(players_in(view))].choice_budget
+        read = _read_choices(view, deals, budget)
+        assert [choice for choice, _ in read] == heard[::-1][: len(read)]
+        assert all(len(hands) == len(deals) for _, hands in read)
+        spent = sum(
+            _deduction_cost(choice.attack, advanced)
+            * len({hand[0] for hand in hands if hand is not None})
+            + DEDUCTION_OVERHEAD
+            * len({hand[1:] for hand in hands if hand is not None and hand[2] is not None})
+            for choice, hands in read
+        )
+        assert spent <= budget
+        checked += 1
+    assert checked >= 5
