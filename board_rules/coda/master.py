@@ -599,11 +599,12 @@ def _best_after_hit(
     )
 
 
-@lru_cache(maxsize=ODDS_KEPT)
+@lru_cache(maxsize=1024)
 def _drawn_cost(
     row: tuple[RowTile, ...], drawn: Tile, public: frozenset[Tile], advanced: bool
 ) -> float:
-    """`expert.drawn_tile_gain`, kept: a hand recurs from one decision to the next."""
+    """`expert.drawn_tile_gain`, kept: a hand recurs from one decision to the next. Fewer are
+    kept than odds, since each key is a row of tiles, many objects for the garbage collector."""
     return float(drawn_tile_gain(row, drawn, public, advanced=advanced))
 
 
