@@ -11,7 +11,7 @@ which the winner of each game starts the next, as the rulebook says, or the star
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from board_rules.coda.players import Strategy
@@ -68,11 +68,13 @@ def tally_match(
     advanced: bool = False,
     starter: int = 0,
     rotate: bool = False,
+    between_games: Callable[[], None] | None = None,
 ) -> Tally:
     """Play `games` games, `starter` starting the first and each winner the next, or with
     `rotate` the next player in order, so every seat is played as often by everyone. Each game
     gets its own stream from `rng`, so the deals do not depend on how much randomness the
-    players used."""
+    players used. `between_games`, when given, is called after each game (the command line
+    tidies the memory there, outside any decision)."""
     wins = [0] * len(players)
     seats = [0] * len(players)
     for _ in range(games):
@@ -83,4 +85,6 @@ def tally_match(
         wins[final.winner] += 1
         seats[(final.winner - starter) % len(players)] += 1
         starter = (starter + 1) % len(players) if rotate else final.winner
+        if between_games is not None:
+            between_games()
     return Tally(wins, seats)

@@ -7,18 +7,28 @@ from __future__ import annotations
 import gc
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 from textual.app import App
 
+import firmware.cli.coda as coda_command
 from board_rules.coda import Level, Stop
-from firmware.cli.coda import COLLECT_AFTER, Timed, build_app
+from firmware.cli.coda import COLLECT_AFTER, Timed, build_app, settle_garbage_collector
 from firmware.cli.main import build_parser
 from firmware.cli.rate_interval import rate_interval
 from firmware.coda.app import CodaApp
 from firmware.coda.texts import ITALIAN
 
 from ..conftest import Cli, CliResult
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen() -> Iterator[None]:
+    # A headless run freezes what lives after each game (`settle_garbage_collector`): undone,
+    # so that later tests' garbage is collected as usual.
+    yield
+    gc.unfreeze()
 
 
 def run(cli: Cli, *argv: str) -> CliResult:
@@ -89,6 +99,23 @@ def test_coda_collects_garbage_after_more_allocations_than_python_s_default(cli:
         assert gc.get_threshold() == (COLLECT_AFTER, *before[1:])
     finally:
         gc.set_threshold(*before)
+
+
+def test_coda_settles_the_garbage_collector_after_each_game_outside_the_decisions(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settled: list[int] = []
+    monkeypatch.setattr(coda_command, "settle_garbage_collector", lambda: settled.append(1))
+    code, _, err = run(cli, "--headless", "--players", "hard,hard", "--games", "3")
+    assert (code, err) == (0, "") and len(settled) == 3
+
+
+def test_settling_leaves_what_lives_out_of_later_collections() -> None:
+    try:
+        settle_garbage_collector()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_timed_keeps_the_slowest_decision_by_its_clock() -> None:
