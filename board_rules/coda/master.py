@@ -117,7 +117,7 @@ READING: Final = {
 ADVANCED_FOUR: Final = Reading(exact_deals=16, samples=16, budget=5000)
 """The reading with four players in the advanced game, where the deals are many and each
 attacker's odds cost the most: twice the sample and two and a half times the budget of
-`READING[4]`, for decisions of about 55 ms at the 99th percentile on the idle machine
+`READING[4]`, for decisions of about 75 ms at the 99th percentile on the idle machine
 (docs/coda.md)."""
 DEDUCTION_OVERHEAD: Final = 10
 """What any deduction costs besides its sweep, in `_deduction_cost`'s units."""
