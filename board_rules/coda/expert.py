@@ -131,8 +131,9 @@ def choose_attack(
 def go_on_margin(
     best: Fraction | float, chance: Fraction | float, cost: Fraction | float
 ) -> Fraction | float:
-    """How far the best attack's score `best`, of chance `chance`, clears what a miss would
-    cost (`cost`, in tiles): after a right attack the expert goes on at 0 or above."""
+    """How far `best`, the best attack's score, clears the chance of a miss (1 - `chance`) times
+    `cost`, what a miss would cost in tiles: after a right attack the expert goes on when this is
+    0 or above."""
     return best - (1 - chance) * cost
 
 
@@ -177,7 +178,7 @@ def _table_gain(view: PlayerView) -> Fraction:
 def drawn_tile_gain(
     row: Sequence[RowTile], drawn: Tile, public: frozenset[Tile], *, advanced: bool
 ) -> Fraction:
-    """What the table would gain from seeing `drawn` face up in `row` rather than hidden there,
+    """What the table would gain from seeing `drawn` placed face up in `row` rather than hidden,
     in tiles (see the module docstring), `public` being the tiles revealed in the other rows."""
     costs = []
     for slot in legal_slots([tile.tile for tile in row], drawn):

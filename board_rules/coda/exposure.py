@@ -52,7 +52,7 @@ def _public_deduction(seen: tuple[SeenTile, ...], unseen: frozenset[Tile]) -> De
     """What the public facts alone say of one row: it depends on the row's colours, revealed
     tiles and misses, not on its hidden values, so the rows a player weighs share it. Few are
     kept: a decision reuses its own, and every deduction kept is many objects for the garbage
-    collector's full passes to walk (4,096 of them made those passes take up to 180 ms)."""
+    collector's full passes to walk (with 4,096 kept, those passes take up to 180 ms)."""
     return deduce_rows({0: seen}, unseen)
 
 

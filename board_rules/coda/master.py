@@ -1,5 +1,5 @@
 """The `master` computer player: `expert`'s play, with each opponent's hand weighed by what its
-attacks and its choices to go on or stop say about it.
+attacks and its go-on and stop choices say about it.
 
 Reading. A computer names the (tile, value) it thinks likeliest, and what it thinks depends on
 the tiles it holds. The master takes the deals of the opponents' hidden tiles that fit the rows
@@ -21,14 +21,15 @@ at temperature `COMPUTER_TEMPERATURE`, or `PERSON_TEMPERATURE` for a person: the
 its best attack, so a deal in which another attack scored clearly better weighs next to nothing,
 without being ruled out. Naming a tile it held weighs `OWN_TILE`.
 
-It weighs each deal, too, by how likely its holders were to make the choices they made after a
-right attack, to go on or to stop (`choices_heard`: an attacker went on when its next attack came
-in the same turn). For each choice and deal, the attacker's best attack once the hit was face up,
-counted and scored as `expert` does holding that deal's tiles, and what a miss would have cost it
-with that deal's drawn tile and row (`expert.drawn_tile_gain`), give the expert's margin for going
-on (`expert.go_on_margin`); the choice made is taken as chosen by a logistic of that margin at
-temperature `CHOICE_TEMPERATURE`, or `PERSON_CHOICE_TEMPERATURE` for a person. The latest choices
-are read first, as far back as their work fits in `Reading.choice_budget` (`_choice_cost`).
+It weighs each deal, too, by how likely its holders were to make the go-on and stop choices they
+made after a right attack (`choices_heard`: an attacker went on when its next attack came in the
+same turn). For each choice and deal, the attacker's best attack once the hit tile was face up is
+counted and scored as `expert` does, holding that deal's tiles, and what a miss would have cost it
+is costed with that deal's drawn tile and row (`expert.drawn_tile_gain`: the table's gain is the
+attacker's cost). These two give the expert's margin for going on (`expert.go_on_margin`). The
+choice made is taken as chosen by a logistic of that margin at temperature `CHOICE_TEMPERATURE`, or
+`PERSON_CHOICE_TEMPERATURE` for a person. The latest choices are read first, as far back as their
+work fits in `Reading.choice_budget` (`_choice_cost`).
 
 Each (tile, value) gets its exact chance plus the weighed share of the deals that give it less
 their plain share: with every deal listed that is the weighed share itself, and with a sample the
@@ -40,12 +41,12 @@ stops after a right attack (`_advanced_four`). With `reading` off it plays as `e
 attack heard it uses the exact chances, as `expert` does. It does not hide its own attacks any
 better than the expert.
 
-The figures in the rest of this docstring were measured with the choices not read (a
+The figures in the rest of this docstring were measured with the go-on and stop choices not read (a
 `choice_budget` of 0). A variant that picks at random among the attacks scoring within 0.1 of the
 best, so that its attacks tell a reading opponent less, was measured with two players in: it won
 51.4 % of 6,500 games against the master (seeds 812 to 814; 95 % interval 50.2–52.6), but only
-69.8 % of 2,000 against the expert on seed 812 (67.8–71.8), where the master won 72.4 %
-(70.3–74.3); the master therefore does not use it.
+69.8 % of 2,000 against the expert on seed 812 (67.8–71.8), where the master won 72.4 % (70.3–74.3);
+the master therefore does not use it.
 
 Four-player advanced games against three experts, 1,000 games each with `--rotate`: with
 `READING[4]` and the expert's go-on choice the master won 29.9 % on seed 801 (95 % interval
@@ -105,7 +106,8 @@ class Reading:
     units (about 24 microseconds of processor time each on the machine of docs/coda.md's
     table): the cheaper each, the further back the master reads."""
     choice_budget: int = 800
-    """The same for the go-on and stop choices read (`_read_choices`), apart from the attacks'."""
+    """The budget, in the same units, for reading the go-on and stop choices (`_read_choices`),
+    separate from the attacks' `budget`."""
 
 
 READING: Final = {
@@ -385,14 +387,14 @@ class _Choice:
 
 
 _Hand = tuple[frozenset[Tile], tuple[Tile, ...], Tile | None]
-"""An attacker's hand as a go-on or stop choice depends on it: its telling tiles (`_telling`),
-its row's tiles as they lay then, and its drawn tile (None when it drew none)."""
+"""The parts of an attacker's hand that a go-on or stop choice depends on: its telling tiles
+(`_telling`), its row's tiles as they lay then, and its drawn tile (None when it drew none)."""
 
 
 def choices_heard(view: PlayerView) -> list[_Choice]:
-    """Every go-on or stop choice the others made after a right attack, the first first: the
-    attacker went on when its next attack came in the same turn (one more hit before it), and
-    stopped otherwise, unless the hit left nobody else with a hidden tile."""
+    """Every go-on or stop choice the others made after a right attack, earliest first: the attacker
+    went on when its next attack came in the same turn with one more hit counted, and stopped
+    otherwise. A hit that left nobody else with a hidden tile gives no choice and is skipped."""
     found = []
     attacks = view.attacks
     for number, attack in enumerate(attacks):
@@ -434,9 +436,10 @@ def _read_choices(
 
 
 def _choice_cost(choice: _Choice, hands: Sequence[_Hand | None], advanced: bool) -> int:
-    """What reading `choice` over `hands` costs, in `_deduction_cost`'s units: a deduction for
-    each distinct telling hand, and `DEDUCTION_OVERHEAD` for each distinct row and drawn tile
-    whose miss would be costed (`expert.drawn_tile_gain`, whose deductions rows share)."""
+    """What reading `choice` over `hands` costs, in `_deduction_cost`'s units: a deduction for each
+    distinct telling hand, and `DEDUCTION_OVERHEAD` for each distinct row and drawn tile whose miss
+    would be costed (`expert.drawn_tile_gain`, whose public deductions rows of the same shape
+    share)."""
     present = [hand for hand in hands if hand is not None]
     tellings = {hand[0] for hand in present}
     drawn = {hand[1:] for hand in present if hand[2] is not None}
@@ -502,9 +505,9 @@ def _weigh_choices(
 
 def _choice_log_chance(choice: _Choice, hand: _Hand, advanced: bool, heat: float) -> float:
     """The log of the chance that an `expert` holding `hand` made `choice`: a logistic, at
-    temperature `heat`, of how far its best attack after the hit cleared what a miss would cost
-    it (`expert.go_on_margin`); with its last hidden tile at stake and nothing drawn, it goes on
-    only on a certainty."""
+    temperature `heat`, of how far its best attack after the hit cleared what a miss would cost it
+    (`expert.go_on_margin`); with its last hidden tile at stake and nothing drawn, it goes on only
+    when its best attack is certain."""
     attack = choice.attack
     telling, tiles, drawn = hand
     after = _best_after_hit(attack, telling, advanced)
@@ -603,8 +606,9 @@ def _best_after_hit(
 def _drawn_cost(
     row: tuple[RowTile, ...], drawn: Tile, public: frozenset[Tile], advanced: bool
 ) -> float:
-    """`expert.drawn_tile_gain`, kept: a hand recurs from one decision to the next. Fewer are
-    kept than odds, since each key is a row of tiles, many objects for the garbage collector."""
+    """`expert.drawn_tile_gain`, kept: a hand recurs from one decision to the next. Fewer are kept
+    than attackers' odds (`ODDS_KEPT`), since each key is a row of tiles, many objects for the
+    garbage collector."""
     return float(drawn_tile_gain(row, drawn, public, advanced=advanced))
 
 

@@ -70,11 +70,11 @@ def tally_match(
     rotate: bool = False,
     between_games: Callable[[], None] | None = None,
 ) -> Tally:
-    """Play `games` games, `starter` starting the first and each winner the next, or with
-    `rotate` the next player in order, so every seat is played as often by everyone. Each game
-    gets its own stream from `rng`, so the deals do not depend on how much randomness the
-    players used. `between_games`, when given, is called after each game (the command line
-    tidies the memory there, outside any decision)."""
+    """Play `games` games, `starter` starting the first and each winner the next, or with `rotate`
+    the next player in order, so every seat is played as often by everyone. Each game gets its own
+    stream from `rng`, so the deals do not depend on how much randomness the players used.
+    `between_games`, when given, is called after each game (the command line settles the garbage
+    collector there, outside any decision)."""
     wins = [0] * len(players)
     seats = [0] * len(players)
     for _ in range(games):

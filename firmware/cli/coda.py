@@ -52,10 +52,10 @@ full passes over everything alive hold a decision up by up to 200 ms."""
 
 
 def settle_garbage_collector() -> None:
-    """Leave everything alive between two games out of every later collection: the players'
-    kept odds grow to hundreds of thousands of objects, and a full collection walking them all
-    held a decision up by up to 318 ms. Kept objects the players later drop are still freed
-    (nothing they keep forms a reference cycle)."""
+    """Collect the garbage between two games, then leave every object still alive out of every later
+    collection: the players' kept odds grow to hundreds of thousands of objects, and a full
+    collection walking them all delays a decision by up to 318 ms. Kept objects the players later
+    drop are still freed (nothing they keep forms a reference cycle)."""
     gc.collect()
     gc.freeze()
 

@@ -25,8 +25,8 @@ from ..conftest import Cli, CliResult
 
 @pytest.fixture(autouse=True)
 def _unfrozen() -> Iterator[None]:
-    # A headless run freezes what lives after each game (`settle_garbage_collector`): undone,
-    # so that later tests' garbage is collected as usual.
+    # A headless run freezes what lives after each game (`settle_garbage_collector`); this
+    # fixture undoes that, so that later tests' garbage is collected as usual.
     yield
     gc.unfreeze()
 
