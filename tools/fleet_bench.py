@@ -108,6 +108,8 @@ class LightTable:
         self.client.will_set(topic(table, "status"), encode(offline), qos=1, retain=True)
         self.client.on_connect = self._connected
         self.connected = threading.Event()
+        self._resend = threading.Event()
+        """Set on each (re)connection: the standing is sent again by `catch_up`."""
         self.client.on_disconnect = lambda *_: self.connected.clear()
         self.client.reconnect_delay_set(1, 2)
         self.game_sent: Any = None
@@ -120,8 +122,19 @@ class LightTable:
     ) -> None:
         if reason.is_failure:
             return
+        # Sent from the table's own thread, as the publisher does from its loop: paho resends
+        # what it still held from the last connection after this callback, so a game sent from
+        # here could be followed by an older one.
+        self._resend.set()
+        self.connected.set()
+
+    def catch_up(self) -> None:
+        """Once (re)connected, send the table's standing again: status, latest game, health."""
+        if not (self.connected.is_set() and self._resend.is_set()):
+            return
+        self._resend.clear()
         now = time.time()
-        client.publish(
+        self.client.publish(
             topic(self.table, "status"),
             encode(envelope(self.table, now, **status_fields(online=True))),
             qos=1,
@@ -130,13 +143,12 @@ class LightTable:
         self._send_game(now)
         health = {"stuck_pads": [], "oled_up": True, "saving": True, "not_saving": None}
         health |= {"led_backend": "virtual", "led_off": None, "events_dropped": self.dropped}
-        client.publish(
+        self.client.publish(
             topic(self.table, "health"),
             encode(envelope(self.table, now, **health)),
             qos=1,
             retain=True,
         )
-        self.connected.set()
 
     def _send_game(self, now: float) -> None:
         fields = public_game(self.game.state, self.wins, self.last)
@@ -145,6 +157,7 @@ class LightTable:
 
     def act(self) -> None:
         """One action a player would take now, and its messages."""
+        self.catch_up()
         state = self.game.state
         if state.is_over:
             red, blue = self.wins
@@ -173,7 +186,9 @@ class LightTable:
 
     def close(self) -> None:
         """Disconnect once the latest game is out (after a broker's restart, once back)."""
-        if self.connected.wait(30.0) and self.game_sent is not None:
+        if self.connected.wait(30.0):
+            self.catch_up()
+        if self.connected.is_set() and self.game_sent is not None:
             with contextlib.suppress(RuntimeError, ValueError):
                 self.game_sent.wait_for_publish(10.0)
         self.client.disconnect()
@@ -188,6 +203,7 @@ def play_light_tables(job: Job, out: Any, ready: Any) -> None:
     ]
     for table in tables:
         table.connected.wait(30.0)
+        table.catch_up()
     ready.put(True)
     start = time.monotonic()
     due = [start + rng.expovariate(1 / job.pace_s) for _ in tables]
