@@ -109,7 +109,8 @@ class LightTable:
         self.client.on_connect = self._connected
         self.connected = threading.Event()
         self._resend = threading.Event()
-        """Set on each (re)connection: the standing is sent again by `catch_up`."""
+        """Set on each (re)connection, so that `catch_up` sends the table's standing again;
+        `catch_up` clears it."""
         self.client.on_disconnect = lambda *_: self.connected.clear()
         self.client.reconnect_delay_set(1, 2)
         self.game_sent: Any = None
@@ -122,14 +123,16 @@ class LightTable:
     ) -> None:
         if reason.is_failure:
             return
-        # Sent from the table's own thread, as the publisher does from its loop: paho resends
-        # what it still held from the last connection after this callback, so a game sent from
-        # here could be followed by an older one.
+        # The standing is sent from the table's own thread (by `catch_up`), as the publisher
+        # sends from its loop, not from here: after this callback, paho resends the messages
+        # still pending from the last connection, so a game sent here could be followed by an
+        # older one.
         self._resend.set()
         self.connected.set()
 
     def catch_up(self) -> None:
-        """Once (re)connected, send the table's standing again: status, latest game, health."""
+        """After each (re)connection, send the table's standing once: status, latest game and
+        health."""
         if not (self.connected.is_set() and self._resend.is_set()):
             return
         self._resend.clear()

@@ -185,8 +185,8 @@ def test_the_view_follows_a_table_through_a_real_broker(broker: Mosquitto, tmp_p
                     announce(vt, detents=2)
                     table = app.query_one("#tables", DataTable)
                     await wait_until(pilot, lambda: "clue 3" in _row(table, "table-3"))
-                    # The status and the game are separate messages, each through the app's
-                    # queue: the row may show the game a moment before it says online.
+                    # The status and the game are separate messages, each passing through the
+                    # app's queue, so the row may show the game a moment before it shows online.
                     await wait_until(pilot, lambda: "online" in _row(table, "table-3"))
                 await wait_until(pilot, lambda: "OFFLINE" in _row(table, "table-3"))
         finally:
