@@ -5,7 +5,6 @@ counter's tablet, and the browser test's)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 import time
@@ -20,6 +19,7 @@ from firmware.cafe.record import CafeRecord
 from firmware.cafe.subscriber import Subscriber
 from firmware.cafe.texts import cafe_text
 from firmware.cafe.web import CafeWeb
+from firmware.collector import settle_garbage_collector
 from firmware.fleet.broker import BrokerAddress, Credentials
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ def run_cafe(
         if terminal:
             return run_terminal(cafe, web, address, credentials, listen)
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        # What start-up built (modules, catalogs, the view) stays out of later collections: under
+        # a flood a full one would hold the loop and paho's thread alike.
         settle_garbage_collector()
         asyncio.run(_serve(cafe, web, address, credentials, listen))
     finally:
@@ -98,14 +100,6 @@ def run_terminal(
     finally:
         subscriber.close()
     return 0
-
-
-def settle_garbage_collector() -> None:
-    """Leave what start-up built (modules, catalogs, the view) out of every later collection:
-    a full collection walks every object kept, and under a flood it holds the loop and paho's
-    thread alike while it runs."""
-    gc.collect()
-    gc.freeze()
 
 
 def terminal_view(

@@ -35,6 +35,7 @@ from board_rules.coda.state import MAX_PLAYERS, MIN_PLAYERS
 from board_rules.coda.view import PlayerView
 from board_rules.text import clip
 from firmware.cli.rate_interval import rate_interval
+from firmware.collector import settle_garbage_collector
 from firmware.errors import UsageError
 
 if TYPE_CHECKING:
@@ -49,15 +50,6 @@ COLLECT_AFTER: Final = 10_000
 700). A computer's decision builds a deduction's layers, tens of thousands of short-lived
 tuples and dicts: at the default the collector runs hundreds of times in one decision, and its
 full passes over everything alive hold a decision up by up to 200 ms."""
-
-
-def settle_garbage_collector() -> None:
-    """Collect the garbage between two games, then leave every object still alive out of every later
-    collection: the players' kept odds grow to hundreds of thousands of objects, and a full
-    collection walking them all delays a decision by up to 318 ms. Kept objects the players later
-    drop are still freed (nothing they keep forms a reference cycle)."""
-    gc.collect()
-    gc.freeze()
 
 
 def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_time) -> int:
@@ -81,6 +73,8 @@ def run_coda(args: argparse.Namespace, clock: Callable[[], float] = time.thread_
         random.Random(seed),
         advanced=args.advanced,
         rotate=args.rotate,
+        # Outside any decision: the players' kept odds grow to hundreds of thousands of objects,
+        # and a full collection walking them all delayed a decision by up to 318 ms.
         between_games=settle_garbage_collector,
     )
     report: dict[str, object] = {

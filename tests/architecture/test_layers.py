@@ -3,8 +3,8 @@ source (imports inside functions and under `TYPE_CHECKING` count: a hidden impor
 dependency). The README's layout table tells the same story; `test_purity` holds `board_rules`
 to the standard library.
 
-Lowest first: `board_rules` (pure rules), `firmware.errors`, `firmware.text_input` and
-`firmware.config_keys` (under every layer) < `firmware.drivers` (the hardware, no game) < the
+Lowest first: `board_rules` (pure rules), `firmware.errors`, `firmware.text_input`,
+`firmware.config_keys` and `firmware.collector` (under every layer) < `firmware.drivers` (the hardware, no game) < the
 virtual twins (circuits under the drivers) < `firmware.table` (the application) < the virtual table
 and its scripts, and `firmware.service` < `firmware.cli` and the terminal apps (`firmware.sim`,
 `firmware.coda`, their look in `firmware.tui`), the only ones on Textual. The fleet
@@ -22,6 +22,7 @@ FIRMWARE = (
     "firmware.errors",
     "firmware.text_input",
     "firmware.config_keys",
+    "firmware.collector",
     "firmware.drivers",
     "firmware.virtual",
     "firmware.table",
@@ -65,6 +66,8 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("firmware.text_input", all_but("firmware.text_input", "firmware.errors")),
     # The config's keys are declared on the types of every layer that has some, drivers first.
     ("firmware.config_keys", all_but("firmware.config_keys", "firmware.errors")),
+    # The garbage collector's settling, for the long-running programs, stands on nothing.
+    ("firmware.collector", all_but("firmware.collector")),
     # The drivers know the hardware and no game; the twins stand under them, not beside.
     (
         "firmware.drivers",
@@ -89,7 +92,13 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # the catalogs its words are in (see ALLOWED).
     (
         "firmware.cafe",
-        all_but("firmware.cafe", "firmware.fleet", "firmware.tui", "firmware.errors"),
+        all_but(
+            "firmware.cafe",
+            "firmware.fleet",
+            "firmware.tui",
+            "firmware.errors",
+            "firmware.collector",
+        ),
     ),
     # Textual is the terminal apps' own business.
     *((package, ("textual",)) for package in all_but(*TEXTUAL_APPS)),
