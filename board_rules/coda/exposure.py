@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from board_rules.coda.deduction import Deduction, deduce_rows
 from board_rules.coda.row import RowTile
-from board_rules.coda.seen import SeenTile
+from board_rules.coda.seen import Rows, SeenTile
 from board_rules.coda.tiles import Tile, game_tiles
 from board_rules.coda.view import PlayerView
 
@@ -58,9 +58,14 @@ def _public_deduction(seen: tuple[SeenTile, ...], unseen: frozenset[Tile]) -> De
 
 def public_tiles(view: PlayerView, *, besides: int) -> frozenset[Tile]:
     """The tiles everyone knows outside `besides`'s row: the revealed ones in the other rows."""
+    return revealed_outside(view.rows, besides)
+
+
+def revealed_outside(rows: Rows, besides: int) -> frozenset[Tile]:
+    """`public_tiles` of the table's `rows` (as they are now, or as they were at an attack)."""
     return frozenset(
         seen.tile
-        for player, row in enumerate(view.rows)
+        for player, row in enumerate(rows)
         if player != besides
         for seen in row
         if seen.revealed and seen.tile is not None

@@ -85,6 +85,7 @@ from board_rules.coda.expert import (
     play_expert,
     worths_by_hidden,
 )
+from board_rules.coda.exposure import revealed_outside
 from board_rules.coda.players import Strategy
 from board_rules.coda.row import RowTile
 from board_rules.coda.seen import Rows, SeenAttack, SeenTile
@@ -345,6 +346,21 @@ def _worths_of(rows: Rows, attacker: int, held: int) -> dict[int, Fraction | flo
     return worths_by_hidden(hidden, attacker, len(rows))
 
 
+def _odds_of(rows: Rows, attacker: int, held: frozenset[Tile], advanced: bool) -> Deduction | None:
+    """The others' rows as `attacker`, holding `held`, counted them when the table showed `rows`
+    (each player's own wrong attacks read as `expert` reads them); None when no deal fits."""
+    others = {
+        player: tuple(_informed(seen) for seen in row)
+        for player, row in enumerate(rows)
+        if player != attacker
+    }
+    shown = frozenset(seen.tile for row in rows for seen in row if seen.tile is not None)
+    try:
+        return deduce_rows(others, frozenset(game_tiles(advanced)) - shown - held)
+    except InconsistentViewError:
+        return None
+
+
 # An attack heard never changes, so its odds for a hand hold for every later decision.
 @lru_cache(maxsize=ODDS_KEPT)
 def _attack_log_chance(
@@ -352,16 +368,8 @@ def _attack_log_chance(
 ) -> float:
     """The log of the chance that an `expert` holding `held` makes `attack`: a softmax of its
     attacks' scores as it counted them then, at temperature `heat`."""
-    rows = {
-        player: tuple(_informed(seen) for seen in row)
-        for player, row in enumerate(attack.rows)
-        if player != attack.attacker
-    }
-    shown = frozenset(seen.tile for row in attack.rows for seen in row if seen.tile is not None)
-    unseen = frozenset(game_tiles(advanced)) - shown - held
-    try:
-        found = deduce_rows(rows, unseen)
-    except InconsistentViewError:
+    found = _odds_of(attack.rows, attack.attacker, held, advanced)
+    if found is None:
         return math.log(OWN_TILE)
     # As floats: a float times a Fraction is worked out as two floats, more slowly.
     worths = {player: float(worth) for player, worth in _worths(attack).items()}
@@ -400,12 +408,7 @@ def choices_heard(view: PlayerView) -> list[_Choice]:
     for number, attack in enumerate(attacks):
         if attack.attacker == view.viewer or not attack.right:
             continue
-        after = _rows_after_hit(attack)
-        if not any(
-            any(not seen.revealed for seen in row)
-            for player, row in enumerate(after)
-            if player != attack.attacker
-        ):
+        if all(player == attack.attacker for player in _in_after_hit(attack)):
             continue
         following = attacks[number + 1] if number + 1 < len(attacks) else None
         went_on = (
@@ -524,8 +527,9 @@ def _choice_log_chance(choice: _Choice, hand: _Hand, advanced: bool, heat: float
                 RowTile(tile, seen.revealed, seen.misses)
                 for tile, seen in zip(tiles, then, strict=True)
             )
-            cost = _drawn_cost(row, drawn, _public_after_hit(attack), advanced)
-        if _crowded_after_hit(attack):
+            public = revealed_outside(_rows_after_hit(attack), attack.attacker)
+            cost = _drawn_cost(row, drawn, public, advanced)
+        if len(_in_after_hit(attack)) >= 3:
             cost *= float(CROWD_MISS)
         margin = float(go_on_margin(best, chance, cost))
     return _log_logistic(margin / heat if choice.went_on else -margin / heat)
@@ -554,20 +558,13 @@ def _rows_after_hit(attack: SeenAttack) -> Rows:
     return tuple(rows)
 
 
-def _public_after_hit(attack: SeenAttack) -> frozenset[Tile]:
-    """The tiles face up outside the attacker's row once `attack` hit."""
-    return frozenset(
-        seen.tile
+def _in_after_hit(attack: SeenAttack) -> list[int]:
+    """The players with a hidden tile left once `attack` hit."""
+    return [
+        player
         for player, row in enumerate(_rows_after_hit(attack))
-        if player != attack.attacker
-        for seen in row
-        if seen.revealed and seen.tile is not None
-    )
-
-
-def _crowded_after_hit(attack: SeenAttack) -> bool:
-    """Whether three or more players were still in once `attack` hit."""
-    return sum(1 for row in _rows_after_hit(attack) if any(not s.revealed for s in row)) >= 3
+        if any(not seen.revealed for seen in row)
+    ]
 
 
 @lru_cache(maxsize=ODDS_KEPT)
@@ -577,15 +574,8 @@ def _best_after_hit(
     """The best score and its chance, as an `expert` holding `held` counted them once `attack`
     hit (the highest chance among equal scores); None when no deal fits."""
     after = _rows_after_hit(attack)
-    rows = {
-        player: tuple(_informed(seen) for seen in row)
-        for player, row in enumerate(after)
-        if player != attack.attacker
-    }
-    shown = frozenset(seen.tile for row in after for seen in row if seen.tile is not None)
-    try:
-        found = deduce_rows(rows, frozenset(game_tiles(advanced)) - shown - held)
-    except InconsistentViewError:
+    found = _odds_of(after, attack.attacker, held, advanced)
+    if found is None:
         return None
     worths = {
         player: float(worth)
