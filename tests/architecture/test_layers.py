@@ -4,13 +4,12 @@ dependency). The README's layout table tells the same story; `test_purity` holds
 to the standard library.
 
 Lowest first: `board_rules` (pure rules), `firmware.errors`, `firmware.text_input`,
-`firmware.config_keys` and `firmware.collector` (under every layer) < `firmware.drivers` (the hardware, no game) < the
-virtual twins (circuits under the drivers) < `firmware.table` (the application) < the virtual table
-and its scripts, and `firmware.service` < `firmware.cli` and the terminal apps (`firmware.sim`,
-`firmware.coda`, their look in `firmware.tui`), the only ones on Textual. The fleet
-(`firmware.fleet`, MQTT) stands above the table, under the service that attaches it; the café view
-(`firmware.cafe`) is an app that knows the fleet's messages and no table.
-"""
+`firmware.config_keys` and `firmware.collector` (under every layer) < `firmware.drivers` (the
+hardware, no game) < the virtual twins (circuits under the drivers) < `firmware.table` (the
+application) < the virtual table and its scripts, and `firmware.service` < `firmware.cli` and the
+terminal apps (`firmware.sim`, `firmware.coda`, their look in `firmware.tui`), the only ones on
+Textual. The fleet (`firmware.fleet`, MQTT) stands above the table, under the service that attaches
+it; the café view (`firmware.cafe`) is an app that knows the fleet's messages and no table."""
 
 from __future__ import annotations
 
