@@ -32,15 +32,17 @@ that finds the switch open dates the opening from the column's rise, and counts 
 once if the release debounce has already passed since then. While every touched switch is only
 waiting out its confirmation or debounce time, the scanner sleeps until the first one is due.
 
-Of the edges, only the first fall on a column that no touched switch holds low sets a scan. A
-fall on the column of a switch held or waiting is taken for that switch bouncing (closing again
-after a break), and a rise for a switch opening or a glitch ending. The scan that falls due
-restarts that switch's time from the last edge, so chatter is seen whether or not a scan caught
-it, and costs no wake-up of its own. A scan with falls to account for, no rise and no switch due
-reads only the columns at rest (unless a column fell that no closed switch explains, which needs
-a full scan to place), so that it writes no row unless it must. The edges made by a scan's own
-row writes are told apart by their time stamps, even those that reach the callback after the
-scan.
+Of the edges, only the first fall on a column that no touched switch holds low sets a scan. A fall
+on the column of a switch held or waiting is taken for that switch bouncing (closing again after a
+break), and a rise for a switch opening or a glitch ending. The scan that falls due restarts that
+switch's time from the last edge, so chatter is seen whether or not a scan caught it, and costs no
+wake-up of its own. A scan that falls due while nothing is touched and every column that fell has
+fallen again since (a press still bouncing) reads no pin: it waits until the first of those falls is
+a confirmation old, when the press can be counted. A scan with falls to account for, no rise and no
+switch due reads only the columns at rest (unless a column fell that no closed switch explains,
+which needs a full scan to place), so that it writes no row unless it must. The edges made by a
+scan's own row writes are told apart by their time stamps, even those that reach the callback after
+the scan.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
@@ -379,7 +381,7 @@ class SwitchMatrix:
         events: list[MatrixEvent] = []
         with self._scan_lock:
             with self._state_lock:
-                if self._closed:
+                if self._closed or self._confirmation_restarted():
                     return
                 self._armed = False
                 falls, self._falls = self._falls, {}
@@ -418,6 +420,21 @@ class SwitchMatrix:
                 quiet = all(contact.stuck and contact.raw and contact.down for contact in busy)
                 delays.append(self._stuck_scan_interval_s if quiet else self._scan_interval_s)
             self._arm(max(min(delays), 0.0))
+
+    def _confirmation_restarted(self) -> bool:
+        """With no switch touched, whether every column that fell has fallen again since (a
+        bounce, or another glitch), so that no switch on it can be confirmed yet: then this scan
+        reads nothing, stays armed with the edges noted, and sets itself for when the first of
+        those falls is a confirmation old. Call with `_state_lock` held."""
+        if self._touched or not self._falls:
+            return False
+        delay = min(self._falls.values()) + self._confirm_s - self._clock.monotonic()
+        if delay <= _EPSILON:
+            return False
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._clock.call_later(delay, self._scan)
+        return True
 
     def _wait_s(self, contact: _Contact) -> float:
         """How long `contact`'s level must last to count: a closing one the press confirmation,

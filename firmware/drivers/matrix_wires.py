@@ -12,11 +12,12 @@ Each row change is given the time the columns need to follow it before they are 
 that a held switch pulled low rises only through its pull-up into the wire's capacitance, so read
 at once it can still be low and show a phantom switch on the newly selected row.
 
-Every row is selected in turn only when nothing cheaper tells the levels. The columns are read
-first with every row low: no low column means every switch is open, and when the only switch
-closed at the last scan is on the only low column, raising that switch's row alone (one settle
-time) shows whether anything else holds the column. Both give the levels a full scan would. Pins
-are driven and read at gpiozero's pin level: the device layers cost more than the pin itself.
+Every row is selected in turn only when nothing cheaper tells the levels, and then only the columns
+low at rest are read (a column high with every row low has no switch closed). The columns are read
+first with every row low: no low column means every switch is open, and when the only switch closed
+at the last scan is on the only low column, raising that switch's row alone (one settle time) shows
+whether anything else holds the column. Both give the levels a full scan would. Pins are driven and
+read at gpiozero's pin level: the device layers cost more than the pin itself.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ class MatrixWires:
             row, column = divmod(only, COLUMN_COUNT)
             if low[column] and self._alone_on_column(row, column):
                 return {only}
-        return self._scan_rows()
+        return self._scan_rows([column for column, fell in enumerate(low) if fell])
 
     def _alone_on_column(self, row: int, column: int) -> bool:
         """Whether `column`, low at rest, rises once `row` alone is raised: then the switch at
@@ -169,9 +170,11 @@ class MatrixWires:
         self._row_low[row] = True
         return risen
 
-    def _scan_rows(self) -> set[int]:
-        """The switches closed, each row selected in turn; leaves all rows low."""
+    def _scan_rows(self, low: Sequence[int]) -> set[int]:
+        """The switches closed on the columns `low` (those low at rest: a column high with every
+        row low has no switch closed), each row selected in turn; leaves all rows low."""
         closed: set[int] = set()
+        pins = [(column, self._column_pins[column]) for column in low]
         for row in range(ROW_COUNT):
             self._select(row)
             # Only a rising column is slow (a falling one is pulled by a driven row); every
@@ -179,7 +182,7 @@ class MatrixWires:
             if self._settle_s > 0:
                 self._settle_wait(self._settle_s)
             first = row * COLUMN_COUNT
-            for column, pin in enumerate(self._column_pins):
+            for column, pin in pins:
                 if not pin.state:
                     closed.add(first + column)
         self._select(None)

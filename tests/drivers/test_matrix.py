@@ -422,6 +422,16 @@ def test_a_touch_makes_one_full_scan(rig: Rig, switch: MatrixSwitch) -> None:
     assert [after - was for after, was in zip(rig.row_changes(), before, strict=True)] == expected
 
 
+def test_a_full_scan_reads_only_the_columns_low_at_rest(rig: Rig) -> None:
+    # The scan that finds C3 reads every column at rest (all rows low), then C3's column alone
+    # with each row selected in turn, and every column again once it waits for the next edge.
+    before = [rig.column_reads(column) for column in range(6)]
+    rig.circuit.press_pad(C3)
+    assert rig.wait(DEBOUNCE_S) == [PadPressed(C3, rig.now - DEBOUNCE_S)]
+    reads = [rig.column_reads(column) - was for column, was in enumerate(before)]
+    assert reads == [2 + (5 if column == C3.column else 0) for column in range(6)]
+
+
 @pytest.mark.parametrize("switch", [C3, ConsoleButton.NEW], ids=str)
 def test_no_scan_runs_while_a_press_or_a_release_waits_out_its_debounce_time(
     rig: Rig, switch: MatrixSwitch
@@ -456,6 +466,25 @@ def test_a_bounce_while_waiting_restarts_the_debounce_time_from_its_fall(rig: Ri
     rig.circuit.press_pad(C3)
     assert rig.wait(DEBOUNCE_S - 0.001) == []
     assert rig.wait(0.001) == [PadPressed(C3, closed_again_at)]
+
+
+def test_a_press_still_bouncing_when_its_first_scan_falls_due_is_read_once(rig: Rig) -> None:
+    # The first fall sets a scan for the end of its confirmation; the bounce's later fall means
+    # nothing on that column can be counted then, so that scan reads no pin and waits for the
+    # confirmation to pass since the last fall, where one scan finds the pad and counts it.
+    rig.circuit.press_pad(C3)
+    rig.clock.advance(0.010)
+    rig.circuit.release_pad(C3)
+    rig.clock.advance(0.002)
+    bounced_at = rig.now
+    rig.circuit.press_pad(C3)
+    reads, writes = rig.circuit.reads, rig.row_changes()
+    assert rig.wait(DEBOUNCE_S - 0.012 + 0.001) == []  # past the first fall's scan
+    assert (rig.circuit.reads, rig.row_changes()) == (reads, writes)
+    assert rig.matrix.scanning
+    assert rig.wait(bounced_at + DEBOUNCE_S - rig.now) == [PadPressed(C3, bounced_at)]
+    full_scan_writes = [was + full for was, full in zip(writes, FULL_SCAN_ROW_WRITES, strict=True)]
+    assert rig.row_changes() == full_scan_writes
 
 
 def test_a_bounce_of_a_switch_waiting_or_held_wakes_no_scan(rig: Rig) -> None:
