@@ -50,6 +50,7 @@ from firmware.table.assemble import build_table
 from firmware.table.config import ConfigError, TableConfig, installed_config, load_config
 from firmware.table.display_worker import DisplayWorker
 from firmware.table.game_loop import TableEvent
+from firmware.table.inbox import Inbox
 from firmware.table.store import GameStore
 
 log = logging.getLogger("firmware.run")
@@ -158,7 +159,7 @@ def _serve(
     notifier = SystemdNotifier.from_environment()
     install_stop_handlers(stop, notifier)
     notifier.status("starting: opening the hardware")
-    events: queue.Queue[TableEvent] = queue.Queue()
+    events: queue.Queue[TableEvent] = Inbox()
     with (
         notifier,
         SystemClock() as clock,

@@ -55,6 +55,7 @@ from firmware.table import screen_texts as m
 from firmware.table.controls import FIRST_SELECTOR, PlayControls
 from firmware.table.cover_choice import CoverChoice, choosing, enemy_pick
 from firmware.table.i18n import translations
+from firmware.table.inbox import Inbox
 from firmware.table.key_feedback import KeyFeedback, KeyLights
 from firmware.table.last_actions import last_actions_view
 from firmware.table.match import MatchTally, saved_tally
@@ -164,7 +165,7 @@ class Table:
         self._rng = rng
         self._beeper = beeper
         self._timing = timing or TimingSettings()
-        self.events: queue.Queue[TableEvent] = queue.Queue() if events is None else events
+        self.events: queue.Queue[TableEvent] = Inbox() if events is None else events
         """Where drivers put input events (the console is handed this queue)."""
         self.settings = settings.with_saved(store.load_settings())
         if language is not None:

@@ -34,6 +34,7 @@ from firmware.table.config import TableConfig
 from firmware.table.devices import led_key, open_buzzer, open_console
 from firmware.table.display_worker import DisplayWorker, ImmediateDisplay
 from firmware.table.game_loop import TableEvent
+from firmware.table.inbox import Inbox
 from firmware.table.store import GameStore, StoreError
 from firmware.virtual.encoder import VirtualEncoder
 from firmware.virtual.i2c import VirtualI2C
@@ -136,7 +137,7 @@ class VirtualTable:
         )
         """The LEDs' supply on its sense divider (`cut` and `restore` it), when the pin map
         watches it."""
-        self.events: queue.Queue[TableEvent] = queue.Queue()
+        self.events: queue.Queue[TableEvent] = Inbox()
         # The buzzer first, as on the Pi: its pin is driven low before anything else opens.
         self.buzzer = open_buzzer(config, self.clock, self.factory)
         self.console = open_console(
