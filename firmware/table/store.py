@@ -211,6 +211,10 @@ class GameStore:
         self._version = 0
         """Their schema version: one from before matches, opened read-only, has none."""
         self._saved: dict[int, int] = {}  # game id → actions already written
+        self._results: dict[int, tuple[object, ...]] = {}
+        """Game id → the phase, winner, reason and score its row was last saved with: a save
+        that leaves them as they were (most guesses) writes the actions alone, one page fewer
+        for the card."""
         self._shm_mapped = False
         """True when the connection may map the `-shm` for writing: checked before each use."""
         self._shm = ShmWatch(self.path)
@@ -265,6 +269,7 @@ class GameStore:
 
     def _open(self) -> None:
         self._saved.clear()
+        self._results.clear()
         blocked = shm_blocked(self.path)
         if self.path in _LEFT_OPEN and blocked is not None:
             # A connection of this process still maps that -shm: a new one would share the
@@ -326,11 +331,17 @@ class GameStore:
                 # Set only when it changes: one statement fewer on every save.
                 self._conn.execute(f"PRAGMA busy_timeout={timeout_ms}")
                 self._busy_timeout_set = (self._conn, timeout_ms)
-            self._conn.execute("BEGIN IMMEDIATE")
-            cursor = None
-            for sql, parameters in statements:
-                cursor = self._conn.execute(sql, parameters)
-            self._conn.execute("COMMIT")
+            if len(statements) == 1:
+                # One statement is a transaction of its own (the connection commits each
+                # statement outside BEGIN), and a writing one takes the write lock as it starts,
+                # as BEGIN IMMEDIATE would: two calls into SQLite fewer for most saves.
+                cursor = self._conn.execute(*statements[0])
+            else:
+                self._conn.execute("BEGIN IMMEDIATE")
+                cursor = None
+                for sql, parameters in statements:
+                    cursor = self._conn.execute(sql, parameters)
+                self._conn.execute("COMMIT")
         except sqlite3.Error as error:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
@@ -379,20 +390,23 @@ class GameStore:
             )
             for seq, timed in enumerate(actions[saved:], start=saved)
         ]
-        statements.append(
-            (
-                "UPDATE games SET phase = ?, winner = ?, reason = ?, score = ? WHERE id = ?",
-                (
-                    state.phase.value,
-                    None if state.winner is None else state.winner.value,
-                    None if state.reason is None else state.reason.value,
-                    state.score,
-                    game_id,
-                ),
-            )
+        result = (
+            state.phase.value,
+            None if state.winner is None else state.winner.value,
+            None if state.reason is None else state.reason.value,
+            state.score,
         )
-        self._write(statements)
+        if self._results.get(game_id) != result:
+            statements.append(
+                (
+                    "UPDATE games SET phase = ?, winner = ?, reason = ?, score = ? WHERE id = ?",
+                    (*result, game_id),
+                )
+            )
+        if statements:
+            self._write(statements)
         self._saved[game_id] = len(actions)
+        self._results[game_id] = result
 
     def _count_actions(self, game_id: int) -> int:
         rows = self._read("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
@@ -441,6 +455,7 @@ class GameStore:
             ]
         )
         self._saved.pop(game_id, None)
+        self._results.pop(game_id, None)
 
     def game(self, game_id: int) -> SavedGame:
         """One saved game by id; raises `UnreadableGameError` when it no longer parses."""

@@ -76,6 +76,42 @@ def test_every_game_is_kept_with_its_result(tmp_path: Path) -> None:
         assert latest is not None and latest.game_id == second_id and latest.actions == ()
 
 
+def test_a_save_writes_the_games_row_only_when_its_result_changes(tmp_path: Path) -> None:
+    # A guess that leaves the phase, winner, reason and score as they were writes its action
+    # alone, as one statement: no page of the games table goes to the card for it.
+    game, log = Game(KEY), []
+    with GameStore(tmp_path) as store:
+        game_id = store.start_game(game.key, game.mode)
+        conn = store._conn
+        assert conn is not None
+        statements: list[str] = []
+        conn.set_trace_callback(statements.append)
+        results = []
+        for line in ["clue 2", "touch A1", "touch A2", "touch E5"]:
+            statements.clear()
+            before = game.state
+            played(game, [line], log)
+            store.save(game_id, game, log)
+            after = game.state
+            result_changed = (before.phase, before.winner, before.score) != (
+                after.phase,
+                after.winner,
+                after.score,
+            )
+            updates = [sql for sql in statements if sql.startswith("UPDATE games")]
+            results.append((line, result_changed, len(updates)))
+            assert len(updates) == (1 if line == "clue 2" or result_changed else 0), line
+            if not updates:
+                assert [sql.split()[0] for sql in statements] == ["INSERT"]
+        assert any(not changed for _, changed, _ in results[1:]), results
+        row = conn.execute("SELECT phase, winner, reason FROM games WHERE id = ?", (game_id,))
+        assert row.fetchone() == ("over", "blue", "assassin")
+    with GameStore(tmp_path) as store:
+        saved = store.latest_game()
+        assert saved is not None and saved.actions == tuple(log)
+        assert saved.replay().state == game.state
+
+
 def test_settings_survive_a_restart(tmp_path: Path) -> None:
     with GameStore(tmp_path) as store:
         store.save_setting("language", "pt")
