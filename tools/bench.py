@@ -152,7 +152,8 @@ class BusTimer:
 class TableCpu:
     """CPU time of the table's own threads (every thread but the bench's driving one), less the
     virtual hardware's work done on them: the matrix circuit's settle, the virtual I2C bus's
-    transfers and the virtual strip's show, each timed with `time.thread_time` as it runs.
+    transfers and the virtual strip's show, each timed with `time.thread_time` from the entry to
+    the exit of the bench's wrapper around it.
 
     Read from outside through each thread's CPU clock (`pthread_getcpuclockid`): no code inside
     the table's threads. The edge callbacks that gpiozero's mock pins run on the thread that moves
@@ -174,18 +175,19 @@ class TableCpu:
         original: Callable[..., Any] = method
 
         def timed(*args: Any, **kwargs: Any) -> Any:
+            # Timed from entry to exit: this wrapper's own work is the bench's, not the table's.
+            began = time.thread_time()
             depth = getattr(self._depth, "value", 0)
             if depth or threading.get_ident() == self._driver:
                 return original(*args, **kwargs)
             self._depth.value = 1
-            began = time.thread_time()
             try:
                 return original(*args, **kwargs)
             finally:
-                spent = time.thread_time() - began
                 self._depth.value = 0
                 name = threading.current_thread().name
                 with self._lock:
+                    spent = time.thread_time() - began
                     self._excluded_by[name] = self._excluded_by.get(name, 0.0) + spent
 
         setattr(owner, name, timed)
