@@ -4,9 +4,9 @@ retries.
 Adafruit's `SSD1306_I2C` initialises the chip and sets contrast, orientation and power; frames go
 out here instead, because its `show()` always sends the whole 1 KB (about 92 ms at the Pi's
 default 100 kHz, 23 ms at 400 kHz). A `Ssd1306Link` remembers what the chip holds and sends
-the windows `firmware.drivers.framebuffer_diff` plans, one write each. Every bus error comes out
-as `OSError`; after one, what the chip holds is unknown and the link is dropped
-(`firmware.drivers.oled` opens a new one).
+the windows `firmware.drivers.framebuffer_diff` plans. Every bus error comes out as `OSError`; after
+one, what the chip holds is unknown and the link is dropped (`firmware.drivers.oled` opens a new
+one).
 
 An SSD1309 is set up by the same init and then given what it does otherwise
 (`firmware.drivers.ssd1306_protocol.Controller`): its command lock opened first, its charge pump
@@ -20,7 +20,7 @@ import errno
 from collections.abc import Callable
 from typing import Any
 
-from firmware.drivers.framebuffer_diff import plan_windows, window_write
+from firmware.drivers.framebuffer_diff import plan_windows, window_commands, window_data
 from firmware.drivers.i2c_bus import I2CBus
 from firmware.drivers.ssd1306_protocol import (
     COMMAND_UNLOCK,
@@ -116,7 +116,9 @@ class Ssd1306Link:
         device = self._driver.i2c_device
         for window in windows:
             with device:
-                device.write(window_write(ram, window))
+                device.write(window_commands(window))
+            with device:
+                device.write(window_data(ram, window))
         self._ram = ram
 
     def poweroff(self) -> None:

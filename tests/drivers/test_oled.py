@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from firmware.drivers.clock import VirtualClock
-from firmware.drivers.framebuffer_diff import WINDOW_OVERHEAD, WRITE_COST_BYTES, plan_windows
+from firmware.drivers.framebuffer_diff import WINDOW_OVERHEAD
 from firmware.drivers.oled import FULL_FRAME_BYTES, Oled, OledConfig
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.ssd1306 import VirtualSSD1306
@@ -26,7 +26,6 @@ from tests.oled_helpers import (
     ADDRESS,
     SIZE,
     STILL,
-    Rig,
     apply,
     blank,
     edits,
@@ -46,47 +45,29 @@ def test_only_1_bit_128_by_64_images_are_taken(image: Image.Image) -> None:
 # Partial updates on the virtual display
 
 
-def writes_after(table: Rig, before: Image.Image, after: Image.Image) -> list[bytes]:
-    """What showing `after` writes to a display that shows `before`."""
-    table.oled.show(before)
-    table.bus.reset_counters()
-    table.oled.show(after)
-    assert table.bus.transactions is not None
-    return [t.data for t in table.bus.transactions]
-
-
-def test_one_pixel_costs_one_write_of_window_commands_and_one_data_byte() -> None:
+def test_one_pixel_costs_one_command_write_and_one_data_byte() -> None:
     with rig() as table:
-        # Each command byte behind a 0x80 control byte; the pages run to the last, page 7.
-        assert writes_after(table, blank(), with_pixels((5, 9))) == [
-            bytes((0x80, 0x21, 0x80, 5, 0x80, 5, 0x80, 0x22, 0x80, 1, 0x80, 7, 0x40, 0b10)),
+        table.oled.show(blank())
+        table.bus.reset_counters()
+        table.oled.show(with_pixels((5, 9)))
+        assert table.bus.transactions is not None
+        assert [t.data for t in table.bus.transactions] == [
+            bytes((0x00, 0x21, 5, 5, 0x22, 1, 1)),
+            bytes((0x40, 0b10)),
         ]
         assert shows(table.chip, with_pixels((5, 9)))
 
 
 def test_neighbouring_pages_share_a_window_when_that_is_cheaper() -> None:
     with rig() as table:
-        assert writes_after(table, blank(), with_pixels((5, 15), (6, 16))) == [
-            bytes((0x80, 0x21, 0x80, 5, 0x80, 6, 0x80, 0x22, 0x80, 1, 0x80, 7))
-            + bytes((0x40, 0x80, 0x00, 0x00, 0x01)),
+        table.oled.show(blank())
+        table.bus.reset_counters()
+        table.oled.show(with_pixels((5, 15), (6, 16)))
+        assert table.bus.transactions is not None
+        assert [t.data for t in table.bus.transactions] == [
+            bytes((0x00, 0x21, 5, 6, 0x22, 1, 2)),
+            bytes((0x40, 0x80, 0x00, 0x00, 0x01)),
         ]
-
-
-def test_a_window_on_the_page_after_another_goes_where_the_pointer_stands() -> None:
-    with rig() as table:
-        # Columns 0 and 127: a window each. The second starts on the page after the first,
-        # where the first left the pointer, so it sets its columns only.
-        assert writes_after(table, blank(), with_pixels((0, 15), (127, 16))) == [
-            bytes((0x80, 0x21, 0x80, 0, 0x80, 0, 0x80, 0x22, 0x80, 1, 0x80, 7, 0x40, 0x80)),
-            bytes((0x80, 0x21, 0x80, 127, 0x80, 127, 0x40, 0x01)),
-        ]
-        assert shows(table.chip, with_pixels((0, 15), (127, 16)))
-        # Past an unchanged page, the second window sets its pages again.
-        assert writes_after(table, blank(), with_pixels((0, 15), (127, 24))) == [
-            bytes((0x80, 0x21, 0x80, 0, 0x80, 0, 0x80, 0x22, 0x80, 1, 0x80, 7, 0x40, 0x80)),
-            bytes((0x80, 0x21, 0x80, 127, 0x80, 127, 0x80, 0x22, 0x80, 3, 0x80, 7, 0x40, 0x01)),
-        ]
-        assert shows(table.chip, with_pixels((0, 15), (127, 24)))
 
 
 def test_the_same_screen_again_sends_nothing() -> None:
@@ -109,22 +90,16 @@ def test_display_memory_is_the_last_image_and_costs_fall_with_the_change(
             canvas = apply(canvas, edit)
             table.bus.reset_counters()
             table.oled.show(canvas)
-            sent, writes = table.bus.bytes_written, table.bus.writes
+            sent = table.bus.bytes_written
             after = bytes(table.chip.memory)
             assert shows(table.chip, canvas)
+            assert sent < FULL_FRAME_BYTES
             if before is not None:
-                windows = plan_windows(before, after)
-                assert writes == len(windows)
-                assert sent == sum(window.cost for window in windows)
-                assert sent <= FULL_FRAME_BYTES
                 spans = page_spans(before, after)
                 changed = sum(1 for old, new in zip(before, after, strict=True) if old != new)
                 assert (sent == 0) == (changed == 0)
                 assert sent >= changed
-                # No dearer, writes priced in, than a window a changed page.
-                assert sent + WRITE_COST_BYTES * writes <= sum(
-                    WINDOW_OVERHEAD + WRITE_COST_BYTES + last - first + 1 for first, last in spans
-                )
+                assert sent <= sum(WINDOW_OVERHEAD + last - first + 1 for first, last in spans)
             before = after
 
 
@@ -202,10 +177,9 @@ def test_each_outage_logs_its_own_warning_and_back_off_starts_afresh(
     assert len(caplog.records) == 2
 
 
-@pytest.mark.parametrize("deliver", [0, 3, 10, 12, 14])
+@pytest.mark.parametrize("deliver", [0, 3, 6, 7])
 def test_a_write_cut_short_is_repaired_by_a_fresh_init_and_full_redraw(deliver: int) -> None:
-    # 3 leaves the decoder waiting for the column command's arguments, 10 for the page
-    # command's last; 12 lands both commands and no data, 14 the whole write (a NACK at its end).
+    # 3 and 6 leave the decoder waiting for window arguments; 7 lands the whole window command.
     with rig(strict=False) as table:
         table.oled.set_dimmed(True)
         table.oled.show(with_pixels((1, 1)))
