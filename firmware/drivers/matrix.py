@@ -261,6 +261,8 @@ class SwitchMatrix:
         # scan and `close` apart.
         self._state_lock = threading.Lock()
         self._scan_lock = threading.Lock()
+        self._handing_over = False
+        """Set from the end of a scan that settled events until they are all handed on."""
         self._armed = False
         """Set while the scanner waits (idle, or until a scan falls due): edges are noted, and a
         first fall sets a scan."""
@@ -312,9 +314,12 @@ class SwitchMatrix:
 
     @property
     def scanning(self) -> bool:
-        """True while a switch is touched or settling; False when idle, waiting for an edge."""
+        """True while a switch is touched or settling, or a scan's events are being handed on;
+        False when idle, waiting for an edge."""
         with self._state_lock:
-            return not self._closed and (not self._armed or self._timer is not None)
+            return not self._closed and (
+                self._handing_over or not self._armed or self._timer is not None
+            )
 
     @property
     def closed(self) -> bool:
@@ -401,25 +406,36 @@ class SwitchMatrix:
             closed = {index for index in self._touched if contacts[index].raw}
             found = self._wires.levels(closed, at_rest=bool(falls) and not due and not rises)
             self._settle(now, found, falls, rises, events)
-            # Handed on before the scanner may go idle: whoever sees it idle (`scanning`) finds
-            # every event it settled already queued.
-            for event in events:
-                self._sink(event)
-            busy = [contacts[index] for index in self._touched]
-            if not busy:
-                self._rearm()
-                return
-            # Waiting out a time: a scan when the first falls due.
-            delays = [
-                contact.raw_since + self._wait_s(contact) - now
-                for contact in busy
-                if contact.raw != contact.down
-            ]
-            if any(contact.raw and contact.down for contact in busy):
-                # Held down: only a scan sees it let go.
-                quiet = all(contact.stuck and contact.raw and contact.down for contact in busy)
-                delays.append(self._stuck_scan_interval_s if quiet else self._scan_interval_s)
-            self._arm(max(min(delays), 0.0))
+            # Handed on once the scanner waits again, so that the thread taking them (the game
+            # loop) does not wake only to wait for this one to let go of the interpreter; until
+            # then `scanning` stays true, so whoever sees the scanner idle finds them queued.
+            self._handing_over = bool(events)
+            try:
+                self._wait_for_next(now)
+            finally:
+                for event in events:
+                    self._sink(event)
+                self._handing_over = False
+
+    def _wait_for_next(self, now: float) -> None:
+        """After a scan at `now`: idle when nothing is touched, else a scan when the first
+        touched switch's time falls due (a held one's next scan at the latest)."""
+        contacts = self._contacts
+        busy = [contacts[index] for index in self._touched]
+        if not busy:
+            self._rearm()
+            return
+        # Waiting out a time: a scan when the first falls due.
+        delays = [
+            contact.raw_since + self._wait_s(contact) - now
+            for contact in busy
+            if contact.raw != contact.down
+        ]
+        if any(contact.raw and contact.down for contact in busy):
+            # Held down: only a scan sees it let go.
+            quiet = all(contact.stuck and contact.raw and contact.down for contact in busy)
+            delays.append(self._stuck_scan_interval_s if quiet else self._scan_interval_s)
+        self._arm(max(min(delays), 0.0))
 
     def _confirmation_restarted(self) -> bool:
         """With no switch touched, whether every column that fell has fallen again since (a

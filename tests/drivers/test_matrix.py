@@ -84,8 +84,13 @@ class Rig:
         return int(self.factory.pin(COLUMNS[column]).reads)
 
 
-def build_rig(pull_up_ohms: float | None = None, **options: Any) -> Rig:
-    """A rig; `pull_up_ohms` is what pulls each column up (the standard build's by default).
+def build_rig(
+    pull_up_ohms: float | None = None,
+    sink: Callable[[MatrixEvent], None] | None = None,
+    **options: Any,
+) -> Rig:
+    """A rig; `pull_up_ohms` is what pulls each column up (the standard build's by default);
+    the scanner's events go to `sink` as well as to the rig's list.
 
     Unless told otherwise, the scanner confirms presses and debounces releases alike, for
     `DEBOUNCE_S`: the scheduling tests time each wait on one figure. `part_rig` has the
@@ -102,9 +107,13 @@ def build_rig(pull_up_ohms: float | None = None, **options: Any) -> Rig:
         pull_up_ohms=pull_up_ohms or STANDARD_PULL_UP_OHMS,
     )
     events: list[MatrixEvent] = []
-    matrix = SwitchMatrix(
-        clock, events.append, pin_factory=factory, settle_wait=wire.wait, **options
-    )
+
+    def take(event: MatrixEvent) -> None:
+        events.append(event)
+        if sink is not None:
+            sink(event)
+
+    matrix = SwitchMatrix(clock, take, pin_factory=factory, settle_wait=wire.wait, **options)
     return Rig(clock, wire, circuit, matrix, factory, events)
 
 
@@ -545,6 +554,29 @@ def test_a_touch_costs_a_scan_to_press_and_one_or_two_to_release(
         assert released.at == pytest.approx(released_at)
         assert released.held_s == pytest.approx(DEBOUNCE_S + held_s)
         assert not rig.matrix.scanning
+
+
+def test_a_scans_events_are_handed_on_once_the_scanner_waits_again() -> None:
+    # The game loop that takes an event then finds the scan over: the next scan already set (a
+    # held pad's), or the scanner back to waiting for an edge; and while the events are being
+    # handed on, the scanner still says it is scanning.
+    seen: list[tuple[str, float | None, bool]] = []
+
+    def sink(event: MatrixEvent) -> None:
+        seen.append((type(event).__name__, rig.clock.next_due, rig.matrix.scanning))
+
+    rig = build_rig(sink=sink, debounce_ms=10)
+    with rig.matrix:
+        rig.circuit.press_pad(C3)
+        rig.clock.advance(DEBOUNCE_S)
+        pressed_at = rig.now
+        rig.circuit.release_pad(C3)
+        rig.clock.advance(0.2)
+    assert seen == [
+        ("PadPressed", pytest.approx(pressed_at + SCAN_S), True),
+        ("PadReleased", None, True),
+    ]
+    assert not rig.matrix.scanning
 
 
 def test_a_second_pad_on_the_column_of_a_pad_waiting_is_found_when_it_is_due(rig: Rig) -> None:
