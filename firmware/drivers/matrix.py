@@ -36,13 +36,13 @@ Of the edges, only the first fall on a column that no touched switch holds low s
 on the column of a switch held or waiting is taken for that switch bouncing (closing again after a
 break), and a rise for a switch opening or a glitch ending. The scan that falls due restarts that
 switch's time from the last edge, so chatter is seen whether or not a scan caught it, and costs no
-wake-up of its own. A scan that falls due while nothing is touched and every column that fell has
-fallen again since (a press still bouncing) reads no pin: it waits until the first of those falls is
-a confirmation old, when the press can be counted. A scan with falls to account for, no rise and no
-switch due reads only the columns at rest (unless a column fell that no closed switch explains,
-which needs a full scan to place), so that it writes no row unless it must. The edges made by a
-scan's own row writes are told apart by their time stamps, even those that reach the callback after
-the scan.
+wake-up of its own. A scan that falls due while nothing is touched and no column's last fall is yet
+a confirmation old (a press still bouncing) reads no pin: it waits until the earliest of those last
+falls is a confirmation old, when the press can be counted. A scan with falls to account for, no
+rise and no switch due reads only the columns at rest (unless a column fell that no closed switch
+explains, which needs a full scan to place), so that it writes no row unless it must. The edges
+made by a scan's own row writes are told apart by their time stamps, even those that reach the
+callback after the scan.
 
 The pins are driven and read by `firmware.drivers.matrix_wires`: the settle time after each row
 change, and every switch's level read with few pin operations (a touch of one pad costs one full
@@ -407,8 +407,9 @@ class SwitchMatrix:
             found = self._wires.levels(closed, at_rest=bool(falls) and not due and not rises)
             self._settle(now, found, falls, rises, events)
             # Handed on once the scanner waits again, so that the thread taking them (the game
-            # loop) does not wake only to wait for this one to let go of the interpreter; until
-            # then `scanning` stays true, so whoever sees the scanner idle finds them queued.
+            # loop) does not wake only to wait for this thread to let go of the interpreter (the
+            # GIL); until then `scanning` stays true, so whoever sees the scanner idle finds them
+            # queued.
             self._handing_over = bool(events)
             try:
                 self._wait_for_next(now)
@@ -418,8 +419,8 @@ class SwitchMatrix:
                 self._handing_over = False
 
     def _wait_for_next(self, now: float) -> None:
-        """After a scan at `now`: idle when nothing is touched, else a scan when the first
-        touched switch's time falls due (a held one's next scan at the latest)."""
+        """After a scan at `now`, wait again: idle when nothing is touched, else until the
+        first touched switch's time falls due (a held one's next scan at the latest)."""
         contacts = self._contacts
         busy = [contacts[index] for index in self._touched]
         if not busy:
@@ -438,10 +439,11 @@ class SwitchMatrix:
         self._arm(max(min(delays), 0.0))
 
     def _confirmation_restarted(self) -> bool:
-        """With no switch touched, whether every column that fell has fallen again since (a
-        bounce, or another glitch), so that no switch on it can be confirmed yet: then this scan
-        reads nothing, stays armed with the edges noted, and sets itself for when the first of
-        those falls is a confirmation old. Call with `_state_lock` held."""
+        """With no switch touched, whether a column fell and no column's last fall is yet a
+        confirmation old (a bounce, or another glitch), so that no switch can be confirmed yet:
+        then this scan reads nothing, stays armed with the edges noted, and sets the next scan
+        for when the earliest of those last falls is a confirmation old. Call with `_state_lock`
+        held."""
         if self._touched or not self._falls:
             return False
         delay = min(self._falls.values()) + self._confirm_s - self._clock.monotonic()

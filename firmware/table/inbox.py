@@ -1,9 +1,9 @@
 """The game thread's inbox: input events, timer ticks and markers, in the order they came.
 
 A pad's release is queued without waking the game thread. It changes nothing that anyone sees
-(the pad test names presses, not releases), and waking a thread costs the Pi more than handling
-the release does, so it waits for the thread's next wake-up: the next input, a timer, or the
-loop's heartbeat (`Table.run_forever`, once a second). Events stay in order: the release is
+(the menu's pad test names presses, not releases), and waking a thread costs the Pi more than
+handling the release does, so it waits for the thread's next wake-up: the next input, a timer, or
+the loop's heartbeat (`Table.run_forever`, once a second). Events stay in order: the release is
 handled before whatever woke the thread, and `Table.caught_up` still waits for it.
 """
 

@@ -213,8 +213,8 @@ class GameStore:
         self._saved: dict[int, int] = {}  # game id → actions already written
         self._results: dict[int, tuple[object, ...]] = {}
         """Game id → the phase, winner, reason and score its row was last saved with: a save
-        that leaves them as they were (most guesses) writes the actions alone, one page fewer
-        for the card."""
+        that leaves them as they were (most guesses) writes the actions alone, one database page
+        fewer for the SD card."""
         self._shm_mapped = False
         """True when the connection may map the `-shm` for writing: checked before each use."""
         self._shm = ShmWatch(self.path)
@@ -334,7 +334,7 @@ class GameStore:
             if len(statements) == 1:
                 # One statement is a transaction of its own (the connection commits each
                 # statement outside BEGIN), and a writing one takes the write lock as it starts,
-                # as BEGIN IMMEDIATE would: two calls into SQLite fewer for most saves.
+                # as BEGIN IMMEDIATE would: two fewer calls into SQLite for most saves.
                 cursor = self._conn.execute(*statements[0])
             else:
                 self._conn.execute("BEGIN IMMEDIATE")

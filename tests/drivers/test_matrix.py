@@ -433,7 +433,7 @@ def test_a_touch_makes_one_full_scan(rig: Rig, switch: MatrixSwitch) -> None:
 
 def test_a_full_scan_reads_only_the_columns_low_at_rest(rig: Rig) -> None:
     # The scan that finds C3 reads every column at rest (all rows low), then C3's column alone
-    # with each row selected in turn, and every column again once it waits for the next edge.
+    # with each row selected in turn, and every column once more when it goes back to waiting.
     before = [rig.column_reads(column) for column in range(6)]
     rig.circuit.press_pad(C3)
     assert rig.wait(DEBOUNCE_S) == [PadPressed(C3, rig.now - DEBOUNCE_S)]
@@ -479,8 +479,8 @@ def test_a_bounce_while_waiting_restarts_the_debounce_time_from_its_fall(rig: Ri
 
 def test_a_press_still_bouncing_when_its_first_scan_falls_due_is_read_once(rig: Rig) -> None:
     # The first fall sets a scan for the end of its confirmation; the bounce's later fall means
-    # nothing on that column can be counted then, so that scan reads no pin and waits for the
-    # confirmation to pass since the last fall, where one scan finds the pad and counts it.
+    # nothing on that column can be counted then, so that scan reads no pin, and one full scan at
+    # the end of the confirmation counted from the last fall finds the pad and counts it.
     rig.circuit.press_pad(C3)
     rig.clock.advance(0.010)
     rig.circuit.release_pad(C3)

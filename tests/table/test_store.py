@@ -78,7 +78,7 @@ def test_every_game_is_kept_with_its_result(tmp_path: Path) -> None:
 
 def test_a_save_writes_the_games_row_only_when_its_result_changes(tmp_path: Path) -> None:
     # A guess that leaves the phase, winner, reason and score as they were writes its action
-    # alone, as one statement: no page of the games table goes to the card for it.
+    # alone, as one statement: no page of the games table goes to the SD card for it.
     game, log = Game(KEY), []
     with GameStore(tmp_path) as store:
         game_id = store.start_game(game.key, game.mode)
