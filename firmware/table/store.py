@@ -210,11 +210,10 @@ class GameStore:
         """True once the tables exist: a database never written has nothing to read."""
         self._version = 0
         """Their schema version: one from before matches, opened read-only, has none."""
-        self._saved: dict[int, int] = {}  # game id → actions already written
-        self._results: dict[int, tuple[object, ...]] = {}
-        """Game id → the phase, winner, reason and score its row was last saved with: a save
-        that leaves them as they were (most guesses) writes the actions alone, one database page
-        fewer for the SD card."""
+        self._saved: dict[int, tuple[int, tuple[object, ...] | None]] = {}
+        """Game id → the actions already written, and the phase, winner, reason and score its
+        row was last saved with (None when not known): a save that leaves them as they were (most
+        guesses) writes the actions alone, one database page fewer for the SD card."""
         self._shm_mapped = False
         """True when the connection may map the `-shm` for writing: checked before each use."""
         self._shm = ShmWatch(self.path)
@@ -269,7 +268,6 @@ class GameStore:
 
     def _open(self) -> None:
         self._saved.clear()
-        self._results.clear()
         blocked = shm_blocked(self.path)
         if self.path in _LEFT_OPEN and blocked is not None:
             # A connection of this process still maps that -shm: a new one would share the
@@ -331,16 +329,16 @@ class GameStore:
                 # Set only when it changes: one statement fewer on every save.
                 self._conn.execute(f"PRAGMA busy_timeout={timeout_ms}")
                 self._busy_timeout_set = (self._conn, timeout_ms)
-            if len(statements) == 1:
-                # One statement is a transaction of its own (the connection commits each
-                # statement outside BEGIN), and a writing one takes the write lock as it starts,
-                # as BEGIN IMMEDIATE would: two fewer calls into SQLite for most saves.
-                cursor = self._conn.execute(*statements[0])
-            else:
+            # One statement is a transaction of its own (the connection commits each statement
+            # outside BEGIN), and a writing one takes the write lock as it starts, as BEGIN
+            # IMMEDIATE would: two fewer calls into SQLite for most saves.
+            several = len(statements) > 1
+            if several:
                 self._conn.execute("BEGIN IMMEDIATE")
-                cursor = None
-                for sql, parameters in statements:
-                    cursor = self._conn.execute(sql, parameters)
+            cursor = None
+            for sql, parameters in statements:
+                cursor = self._conn.execute(sql, parameters)
+            if several:
                 self._conn.execute("COMMIT")
         except sqlite3.Error as error:
             with contextlib.suppress(sqlite3.Error):
@@ -370,7 +368,7 @@ class GameStore:
         if game_id is None:
             # SQLite gives every inserted row an id; without one the game cannot be saved.
             raise StoreError("the new game got no id")
-        self._saved[game_id] = 0
+        self._saved[game_id] = (0, None)
         return game_id
 
     def save(self, game_id: int, game: Game, actions: Sequence[TimedAction]) -> None:
@@ -379,7 +377,7 @@ class GameStore:
         `actions` is the whole list of accepted actions of the game, so that actions accepted
         while the disk was failing are written as soon as it works again.
         """
-        saved = self._saved.get(game_id)
+        saved, written = self._saved.get(game_id, (None, None))
         if saved is None:
             saved = self._count_actions(game_id)
         state = game.state
@@ -396,7 +394,7 @@ class GameStore:
             None if state.reason is None else state.reason.value,
             state.score,
         )
-        if self._results.get(game_id) != result:
+        if written != result:
             statements.append(
                 (
                     "UPDATE games SET phase = ?, winner = ?, reason = ?, score = ? WHERE id = ?",
@@ -405,8 +403,7 @@ class GameStore:
             )
         if statements:
             self._write(statements)
-        self._saved[game_id] = len(actions)
-        self._results[game_id] = result
+        self._saved[game_id] = (len(actions), result)
 
     def _count_actions(self, game_id: int) -> int:
         rows = self._read("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
@@ -455,7 +452,6 @@ class GameStore:
             ]
         )
         self._saved.pop(game_id, None)
-        self._results.pop(game_id, None)
 
     def game(self, game_id: int) -> SavedGame:
         """One saved game by id; raises `UnreadableGameError` when it no longer parses."""
@@ -472,7 +468,7 @@ class GameStore:
         except ValueError as error:
             # The message names what failed (never the key itself: it may be a live one).
             raise UnreadableGameError(f"saved game {game_id} cannot be read: {error}") from error
-        self._saved[game_id] = number
+        self._saved[game_id] = (number, None)
         return SavedGame(game_id, key, mode, actions)
 
     def game_ids(self) -> list[int]:
