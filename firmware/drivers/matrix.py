@@ -376,11 +376,16 @@ class SwitchMatrix:
         `_state_lock` held."""
         self._quiet_columns = self._quiet_columns | {column}
         due = now + self._confirm_s
+        if self._timer is not None and self._timer.due <= due:
+            return  # the earlier scan finds the switch and times it from this fall
+        self._scan_after(due - now)
+
+    def _scan_after(self, delay: float) -> None:
+        """Set the next scan `delay` seconds from now, in place of any pending one. Call with
+        `_state_lock` held."""
         if self._timer is not None:
-            if self._timer.due <= due:
-                return  # the earlier scan finds the switch and times it from this fall
             self._timer.cancel()
-        self._timer = self._clock.call_later(due - now, self._scan)
+        self._timer = self._clock.call_later(delay, self._scan)
 
     def _scan(self) -> None:
         events: list[MatrixEvent] = []
@@ -449,9 +454,7 @@ class SwitchMatrix:
         delay = min(self._falls.values()) + self._confirm_s - self._clock.monotonic()
         if delay <= _EPSILON:
             return False
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = self._clock.call_later(delay, self._scan)
+        self._scan_after(delay)
         return True
 
     def _wait_s(self, contact: _Contact) -> float:
