@@ -466,13 +466,20 @@ def test_no_scan_runs_while_a_press_or_a_release_waits_out_its_debounce_time(
     assert not rig.matrix.scanning
 
 
-def test_a_bounce_while_waiting_restarts_the_debounce_time_from_its_fall(rig: Rig) -> None:
+def press_bouncing(rig: Rig) -> float:
+    """Press C3, open it after 10 ms and close it again 2 ms later (no scan sees it open: it
+    closes again before the next one); return when it closed again."""
     rig.circuit.press_pad(C3)
     rig.clock.advance(0.010)
-    rig.circuit.release_pad(C3)  # no scan sees it open: it closes again before the next one
+    rig.circuit.release_pad(C3)
     rig.clock.advance(0.002)
     closed_again_at = rig.now
     rig.circuit.press_pad(C3)
+    return closed_again_at
+
+
+def test_a_bounce_while_waiting_restarts_the_debounce_time_from_its_fall(rig: Rig) -> None:
+    closed_again_at = press_bouncing(rig)
     assert rig.wait(DEBOUNCE_S - 0.001) == []
     assert rig.wait(0.001) == [PadPressed(C3, closed_again_at)]
 
@@ -481,12 +488,7 @@ def test_a_press_still_bouncing_when_its_first_scan_falls_due_is_read_once(rig: 
     # The first fall sets a scan for the end of its confirmation; the bounce's later fall means
     # nothing on that column can be counted then, so that scan reads no pin, and one full scan at
     # the end of the confirmation counted from the last fall finds the pad and counts it.
-    rig.circuit.press_pad(C3)
-    rig.clock.advance(0.010)
-    rig.circuit.release_pad(C3)
-    rig.clock.advance(0.002)
-    bounced_at = rig.now
-    rig.circuit.press_pad(C3)
+    bounced_at = press_bouncing(rig)
     reads, writes = rig.circuit.reads, rig.row_changes()
     assert rig.wait(DEBOUNCE_S - 0.012 + 0.001) == []  # past the first fall's scan
     assert (rig.circuit.reads, rig.row_changes()) == (reads, writes)
