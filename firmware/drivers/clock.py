@@ -15,7 +15,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from firmware.drivers.liveness import Progress
@@ -49,15 +49,19 @@ class Clock(Protocol):
         """Run `callback` once, `delay` seconds from now."""
 
 
-@dataclass(order=True)
+@dataclass(eq=False, slots=True)
 class _Scheduled:
     due: float
-    sequence: int
-    callback: Callable[[], None] = field(compare=False)
-    cancelled: bool = field(default=False, compare=False)
+    callback: Callable[[], None]
+    cancelled: bool = False
 
     def cancel(self) -> None:
         self.cancelled = True
+
+
+_Entry = tuple[float, int, _Scheduled]
+"""A delayed call in a clock's heap: its due time, then the order it was made in (calls due
+together run in that order), compared as a tuple of numbers in C rather than by a method."""
 
 
 class VirtualClock:
@@ -65,22 +69,22 @@ class VirtualClock:
 
     def __init__(self, start: float = 0.0) -> None:
         self._now = start
-        self._queue: list[_Scheduled] = []
+        self._queue: list[_Entry] = []
         self._sequence = itertools.count()
 
     def monotonic(self) -> float:
         return self._now
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        entry = _Scheduled(_due(self._now, delay), next(self._sequence), callback)
-        heapq.heappush(self._queue, entry)
+        entry = _Scheduled(_due(self._now, delay), callback)
+        heapq.heappush(self._queue, (entry.due, next(self._sequence), entry))
         return entry
 
     def advance(self, seconds: float) -> None:
         """Let `seconds` pass, running each call as its time comes (calls it schedules too)."""
         end = self._now + seconds
-        while self._queue and self._queue[0].due <= end:
-            entry = heapq.heappop(self._queue)
+        while self._queue and self._queue[0][0] <= end:
+            entry = heapq.heappop(self._queue)[2]
             if not entry.cancelled:
                 self._now = max(self._now, entry.due)
                 entry.callback()
@@ -89,14 +93,14 @@ class VirtualClock:
     @property
     def next_due(self) -> float | None:
         """When the next delayed call falls due, or None when none waits."""
-        while self._queue and self._queue[0].cancelled:
+        while self._queue and self._queue[0][2].cancelled:
             heapq.heappop(self._queue)
-        return self._queue[0].due if self._queue else None
+        return self._queue[0][0] if self._queue else None
 
     @property
     def pending(self) -> int:
         """Delayed calls still waiting (cancelled ones not counted)."""
-        return sum(1 for entry in self._queue if not entry.cancelled)
+        return sum(1 for _, _, entry in self._queue if not entry.cancelled)
 
 
 class SystemClock:
@@ -116,7 +120,7 @@ class SystemClock:
     ) -> None:
         self._monotonic = monotonic
         self._retry_s = retry_s
-        self._queue: list[_Scheduled] = []
+        self._queue: list[_Entry] = []
         self._sequence = itertools.count()
         self._lock = threading.Lock()
         """Guards the queue and `_closed`; never held while the thread waits."""
@@ -134,14 +138,14 @@ class SystemClock:
         return self._monotonic()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        entry = _Scheduled(_due(self._monotonic(), delay), next(self._sequence), callback)
+        entry = _Scheduled(_due(self._monotonic(), delay), callback)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the clock is closed")
-            heapq.heappush(self._queue, entry)
+            heapq.heappush(self._queue, (entry.due, next(self._sequence), entry))
             if self._thread is None:
                 self._thread = self.progress.start(self._run)
-            first = self._queue[0] is entry
+            first = self._queue[0][2] is entry
         # Only a call that is now the first to fall due changes how long the scheduler waits:
         # any later one would wake its thread for nothing (a wake-up costs far more than most
         # calls). A call made on the scheduler's own thread is seen as it looks again.
@@ -194,11 +198,11 @@ class SystemClock:
                 if self._closed:
                     return None
                 now = self._monotonic()
-                if self._queue and self._queue[0].due <= now:
-                    return heapq.heappop(self._queue)
+                if self._queue and self._queue[0][0] <= now:
+                    return heapq.heappop(self._queue)[2]
                 # A far (or infinite) due time would overflow the lock's timeout: wake up now
                 # and then to look again instead.
-                timeout = min(self._queue[0].due - now, LONGEST_WAIT_S) if self._queue else -1
+                timeout = min(self._queue[0][0] - now, LONGEST_WAIT_S) if self._queue else -1
             self.progress.waiting()
             # A call made meanwhile that falls due first has released the signal: no wait then.
             self._signal.acquire(timeout=timeout)
