@@ -24,6 +24,7 @@ from tools.bench import (
     main,
     measure_play,
     next_move,
+    service_nice,
     worst_of,
 )
 from tools.bench_glitches import measure_glitches
@@ -58,6 +59,7 @@ def test_the_output_is_one_json_object_with_every_figure_and_its_budget() -> Non
     for name in (*names, "cpu_ms_per_touch", "held_cpu_percent"):
         assert isinstance(figures[name], int | float) and figures[name] >= 0
     assert figures["startup_s"] > 0 and figures["rss_mb"] > 0
+    assert isinstance(figures["nice"], int)
     assert figures["samples"]["touches"] == 2 * 2  # measured twice, the worse reported
     assert figures["glitch_run"]["glitches"] == 20
     assert isinstance(figures["false_guesses"], int)
@@ -231,3 +233,13 @@ def test_the_glitch_run_pulses_as_asked_and_counts_cards_nobody_touched(tmp_path
     assert figures["glitch_run"]["touches"] > 0  # half the pulses came during play
     assert figures["false_guesses"] == 0
     assert figures["glitch_run"]["idle_state_changed"] is False
+
+
+def test_the_bench_takes_the_priority_the_service_runs_the_table_at(tmp_path: Path) -> None:
+    unit = tmp_path / "table.service"
+    unit.write_text("[Service]\n# Nice=3 in a comment is no setting\nNice = -7\n", encoding="utf-8")
+    assert service_nice(unit) == -7
+    unit.write_text("[Service]\nType=notify\n", encoding="utf-8")
+    assert service_nice(unit) == 0
+    # The table's own unit raises it: a touch is served ahead of the Pi's other work.
+    assert service_nice() < 0

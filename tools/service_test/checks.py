@@ -188,6 +188,15 @@ class ServiceChecks:
             "systemd's 'Started' line follows READY=1",
             any(e.message.startswith(f"Started {UNIT}") for e in entries[at_ready:]),
         )
+        nice = self.journal.properties("Nice")["Nice"]
+        stat = self.container.run(["cat", f"/proc/{main_pid}/stat"], check=False).stdout
+        # The fields after the command's closing parenthesis; the nice value is the 19th field.
+        fields = stat.rpartition(")")[2].split()
+        report.check(
+            f"the table runs at the unit's priority (Nice={nice})",
+            int(nice) < 0 and len(fields) > 16 and fields[16] == nice,
+            stat,
+        )
 
     def script_saved(self) -> None:
         """The play script is played and saved by the service user, mode 0600."""
