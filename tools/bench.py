@@ -909,15 +909,17 @@ def service_nice(unit: Path = SERVICE_UNIT) -> int:
 
 def take_service_priority() -> int:
     """Run this process at the service's priority, as systemd runs the table on the Pi (the
-    threads and children it starts next inherit it); the nice value it runs at. Raising a
-    priority takes root: otherwise the bench says so and measures at its own."""
+    threads and children it starts afterwards inherit it). Returns the nice value it then runs
+    at. Raising a priority needs root (CAP_SYS_NICE): otherwise the bench says so and measures
+    at the priority it was started with."""
     wanted = service_nice()
     try:
         os.setpriority(os.PRIO_PROCESS, 0, wanted)
     except PermissionError:
+        current = os.getpriority(os.PRIO_PROCESS, 0)
         print(
-            f"bench: raising the priority to the service's Nice={wanted} takes root; "
-            "measured at this shell's priority",
+            f"bench: the service's priority (Nice={wanted}) needs root; "
+            f"measuring at nice {current}",
             file=sys.stderr,
         )
     return os.getpriority(os.PRIO_PROCESS, 0)

@@ -235,11 +235,11 @@ def test_the_glitch_run_pulses_as_asked_and_counts_cards_nobody_touched(tmp_path
     assert figures["glitch_run"]["idle_state_changed"] is False
 
 
-def test_the_bench_takes_the_priority_the_service_runs_the_table_at(tmp_path: Path) -> None:
+def test_the_bench_reads_the_services_priority_from_its_unit(tmp_path: Path) -> None:
     unit = tmp_path / "table.service"
     unit.write_text("[Service]\n# Nice=3 in a comment is no setting\nNice = -7\n", encoding="utf-8")
     assert service_nice(unit) == -7
     unit.write_text("[Service]\nType=notify\n", encoding="utf-8")
     assert service_nice(unit) == 0
-    # The table's own unit raises it: a touch is served ahead of the Pi's other work.
+    # The table's own unit raises the priority (a negative Nice=).
     assert service_nice() < 0

@@ -190,7 +190,8 @@ class ServiceChecks:
         )
         nice = self.journal.properties("Nice")["Nice"]
         stat = self.container.run(["cat", f"/proc/{main_pid}/stat"], check=False).stdout
-        # The fields after the command's closing parenthesis; the nice value is the 19th field.
+        # The fields after the command's closing parenthesis: fields[0] is stat's field 3 (the
+        # state), so the nice value, field 19, is fields[16].
         fields = stat.rpartition(")")[2].split()
         report.check(
             f"the table runs at the unit's priority (Nice={nice})",
