@@ -48,6 +48,7 @@ from firmware.virtual.matrix_circuit import SwitchMatrixCircuit, bounce_toggles,
 from firmware.virtual.mpr121 import VirtualTouchPanel
 from firmware.virtual.strip import VirtualPixelStrip
 from firmware.virtual.table import ObservedPixelStrip, VirtualTable
+from tools.systemd_unit import TABLE_UNIT, unit_values
 
 BUS_HZ = 400_000
 """The OLED's I2C clock on the Pi (config.txt: dtparam=i2c_arm_baudrate=400000)."""
@@ -93,10 +94,6 @@ WEAR_GAMES = 40
 GLITCHES = 3000
 """Glitches in the glitch run (`tools.bench_glitches`): half while nobody touches, half during
 play."""
-
-
-SERVICE_UNIT = Path(__file__).resolve().parent.parent / "systemd" / "codenames-table.service"
-"""The table's systemd unit: its `Nice=` is the priority the table runs at on the Pi."""
 
 
 class BenchError(RuntimeError):
@@ -898,20 +895,17 @@ def comparison(figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def service_nice(unit: Path = SERVICE_UNIT) -> int:
-    """The nice value `unit` runs the table at (its `Nice=`; 0 when it sets none)."""
-    for line in unit.read_text(encoding="utf-8").splitlines():
-        key, _, value = line.strip().partition("=")
-        if key.strip() == "Nice":
-            return int(value)
-    return 0
+def service_nice(unit: Path = TABLE_UNIT) -> int:
+    """The nice value `unit` runs the table at (its last `Nice=`; 0 when it sets none)."""
+    nice = unit_values(unit, "Service", "Nice")
+    return int(nice[-1]) if nice else 0
 
 
-def take_service_priority() -> int:
+def take_service_priority() -> None:
     """Run this process at the service's priority, as systemd runs the table on the Pi (the
-    threads and children it starts afterwards inherit it). Returns the nice value it then runs
-    at. Raising a priority needs root (CAP_SYS_NICE): otherwise the bench says so and measures
-    at the priority it was started with."""
+    threads and children it starts afterwards inherit it). Raising a priority needs root
+    (CAP_SYS_NICE): otherwise the bench says so and measures at the priority it was started
+    with."""
     wanted = service_nice()
     try:
         os.setpriority(os.PRIO_PROCESS, 0, wanted)
@@ -922,7 +916,6 @@ def take_service_priority() -> int:
             f"measuring at nice {current}",
             file=sys.stderr,
         )
-    return os.getpriority(os.PRIO_PROCESS, 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

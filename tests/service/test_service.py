@@ -30,6 +30,8 @@ from firmware.service.sd_notify import SystemdNotifier, WatchdogFeeder
 from firmware.service.serve import install_stop_handlers, serve
 from firmware.table.config import DEFAULT_PATH, DEFAULT_STATE_DIR, TableConfig
 from firmware.virtual.table import VirtualTable
+from tools.systemd_unit import TABLE_UNIT, unit_values
+from tools.systemd_unit import unit_settings as read_unit
 
 from ..conftest import TableFactory
 from ..fake_pi_root import fake_pi, missing_lines, needs_root, run_script
@@ -37,7 +39,7 @@ from ..notify_socket import RECEIVE_TIMEOUT_S
 from ..paths import REPO
 from ..table_scripts import KEY_LINE
 
-UNIT = REPO / "systemd" / "codenames-table.service"
+UNIT = TABLE_UNIT
 INSTALL = REPO / "systemd" / "install.sh"
 UNINSTALL = REPO / "systemd" / "uninstall.sh"
 PI_USERLAND = REPO / "systemd" / "pi_userland.sh"
@@ -47,22 +49,11 @@ EXPOSURE_GOAL = 2.0
 
 def unit_settings() -> dict[str, list[tuple[str, str]]]:
     """The unit file as systemd reads it: sections of (key, value), keys repeated in order."""
-    sections: dict[str, list[tuple[str, str]]] = {}
-    current: list[tuple[str, str]] = []
-    for raw in UNIT.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("["):
-            current = sections.setdefault(line.strip("[]"), [])
-            continue
-        key, _, value = line.partition("=")
-        current.append((key.strip(), value.strip()))
-    return sections
+    return read_unit(UNIT)
 
 
 def values(section: str, key: str) -> list[str]:
-    return [value for name, value in unit_settings()[section] if name == key]
+    return unit_values(UNIT, section, key)
 
 
 def value(section: str, key: str) -> str:
