@@ -113,10 +113,15 @@ def _hover(panel: VirtualTouchPanel, coord: Coord, gesture: Gesture) -> None:
 
 
 def measure_touch_pads(
-    state_dir: Path, *, touches: int = TOUCHES, paced: bool = True, hovers: int = HOVERS
+    state_dir: Path,
+    *,
+    touches: int = TOUCHES,
+    paced: bool = True,
+    hovers: int = HOVERS,
+    durations_s: Sequence[float] = HOVER_DURATIONS_S,
 ) -> dict[str, Any]:
-    """Touch → LED over `touches` fingers, then `hovers` hands held over cards and the noise
-    alone: the false guesses they made."""
+    """Touch → LED over `touches` fingers, then `hovers` hands held over cards, brought there
+    in each of `durations_s` in turn, and the noise alone: the false guesses they made."""
     with pi_like_table(state_dir, paced=paced, config=bench_config("mpr121")) as (vt, bus, leds):
         player = FingerPlayer(vt, bus, leds)
         player.play(touches)
@@ -132,7 +137,7 @@ def measure_touch_pads(
         began = time.perf_counter()
         for index in range(hovers):
             height = HOVER_HEIGHTS_MM[index % len(HOVER_HEIGHTS_MM)]
-            duration = HOVER_DURATIONS_S[index // len(HOVER_HEIGHTS_MM) % len(HOVER_DURATIONS_S)]
+            duration = durations_s[index // len(HOVER_HEIGHTS_MM) % len(durations_s)]
             gesture = hand_hover(STACK, PAD, height, duration_s=duration)
             _hover(panel, rng.choice(open_cards), gesture)
         time.sleep(NOISE_ALONE_S)
@@ -147,6 +152,7 @@ def measure_touch_pads(
         "hover_run_mpr121": {
             "hovers": hovers,
             "heights_mm": list(HOVER_HEIGHTS_MM),
+            "durations_s": list(durations_s),
             "noise_counts": NOISE_COUNTS,
             "seconds": round(hover_s, 1),
         },

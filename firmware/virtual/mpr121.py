@@ -214,6 +214,8 @@ class VirtualMPR121:
         """The finger or the hand leaves `electrode`."""
         self._check(electrode)
         with self._lock:
+            # The samples due until now still had the hand or the finger over the pad.
+            self._catch_up()
             self._gestures[electrode] = None
         self._set_finger(electrode, 0.0)
 

@@ -33,6 +33,7 @@ from firmware.virtual.mpr121 import (
     adc_counts,
     charge_time_us,
 )
+from firmware.virtual.mpr121_physics import Gesture
 
 ADDRESS = 0x5A
 IRQ_PIN = 17
@@ -239,6 +240,34 @@ def test_the_irq_edge_keeps_the_time_of_the_sample_however_late_it_is_computed()
         seen_at, age = fell[0]
         assert seen_at - touched_at >= 0.020  # the model got to the sample late
         assert 0.0 <= seen_at - age - touched_at <= 0.004  # the edge is the sample's
+    finally:
+        irq.close()
+        factory.reset()
+
+
+def test_a_movement_leaves_the_pad_when_it_is_released_not_at_the_last_sample_computed() -> None:
+    # At rest the model computes no sample until something looks at it; the samples due while
+    # the hand was held must still see it, or its release would be dated back to them.
+    clock, bus, factory = VirtualClock(), VirtualI2C(), MockFactory()
+    factory.ticks = clock.monotonic
+    chip = VirtualMPR121(clock, irq=factory.pin(IRQ_PIN))
+    bus.attach(ADDRESS, chip)
+    irq = DigitalInputDevice(IRQ_PIN, pull_up=True, pin_factory=factory)
+    fell: list[tuple[float, float]] = []
+    irq.when_activated = lambda: fell.append((clock.monotonic(), irq.active_time or 0.0))
+    try:
+        driver = adafruit_mpr121.MPR121(bus, ADDRESS)
+        clock.advance(1.0)  # the baselines settle
+        chip.gesture(5, Gesture(lambda _t: BARE_FINGER_PF, 0.0))
+        clock.advance(0.1)
+        assert driver.touched() == 1 << 5
+        clock.advance(1.0)  # held, at rest
+        released_at = clock.monotonic()
+        chip.release(5)
+        clock.advance(0.1)
+        assert driver.touched() == 0
+        seen_at, age = fell[-1]
+        assert seen_at - age >= released_at
     finally:
         irq.close()
         factory.reset()
