@@ -120,8 +120,9 @@ def measure_touch_pads(
     hovers: int = HOVERS,
     durations_s: Sequence[float] = HOVER_DURATIONS_S,
 ) -> dict[str, Any]:
-    """Touch → LED over `touches` fingers, then `hovers` hands held over cards, brought there
-    in each of `durations_s` in turn, and the noise alone: the false guesses they made."""
+    """Touch → LED over `touches` fingers; then `hovers` hands held over cards, one at each
+    height of `HOVER_HEIGHTS_MM` brought there in the first of `durations_s`, the next round in
+    the next, and so on; then the noise alone. Returns the figures and the false guesses made."""
     with pi_like_table(state_dir, paced=paced, config=bench_config("mpr121")) as (vt, bus, leds):
         player = FingerPlayer(vt, bus, leds)
         player.play(touches)

@@ -245,9 +245,10 @@ def test_the_irq_edge_keeps_the_time_of_the_sample_however_late_it_is_computed()
         factory.reset()
 
 
-def test_a_movement_leaves_the_pad_when_it_is_released_not_at_the_last_sample_computed() -> None:
-    # At rest the model computes no sample until something looks at it; the samples due while
-    # the hand was held must still see it, or its release would be dated back to them.
+def test_a_hand_leaves_the_pad_when_it_is_released_not_at_the_last_sample_computed() -> None:
+    # While its inputs are at rest, the model computes no sample until it is read. Samples
+    # that fell due while the hand was held must still see the hand when they are computed, or
+    # the hand's release would be dated to the last sample computed.
     clock, bus, factory = VirtualClock(), VirtualI2C(), MockFactory()
     factory.ticks = clock.monotonic
     chip = VirtualMPR121(clock, irq=factory.pin(IRQ_PIN))
