@@ -13,7 +13,7 @@ REACH_S = 0.8
 its rest unlike a finger's. Beside three busy loops the rule took 0 of 300 hands brought to
 10 mm in 0.4 s for a touch (95 % interval 0–1.3 %); a slower reach rises more gently still.
 A hand brought there in 0.1 s is one of the rule's close calls, taken for a touch 2 times in
-720 (the developers' guide): `make touch-rule-rates` measures those over seeds, and
+820 (the developers' guide): `make touch-rule-rates` measures those over seeds, and
 `make bench` includes three."""
 
 
