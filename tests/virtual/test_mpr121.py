@@ -4,6 +4,7 @@ over the virtual I2C bus (and by raw bus transactions where the driver has no ca
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import adafruit_mpr121
@@ -11,7 +12,7 @@ import pytest
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
-from firmware.drivers.clock import Timer, VirtualClock
+from firmware.drivers.clock import Clock, Timer, VirtualClock
 from firmware.virtual.i2c import VirtualI2C
 from firmware.virtual.mpr121 import (
     AUTO_CONFIG0,
@@ -217,12 +218,30 @@ class LateTimers:
         return self._clock.call_later(delay + self._late_s, callback)
 
 
-def test_the_irq_edge_keeps_the_time_of_the_sample_however_late_it_is_computed() -> None:
-    # The Pi's kernel stamps an edge when the line falls; the model pulls it when it gets to
-    # compute the sample, here 20 ms late. The edge's age is the sample's.
+@dataclass
+class EdgeRig:
+    """A chip whose IRQ edges are noted with their ages, on pins that keep the clock's time."""
+
+    clock: VirtualClock
+    chip: VirtualMPR121
+    driver: adafruit_mpr121.MPR121
+    fell: list[tuple[float, float]]
+    """Each edge: when its callback ran, and how long before that the line fell."""
+
+    def edge_at(self, index: int) -> float:
+        """When edge `index` fell, by the pin's own time of it."""
+        seen_at, age = self.fell[index]
+        return seen_at - age
+
+
+@contextmanager
+def edge_rig(
+    chip_clock: Callable[[VirtualClock], Clock] = lambda clock: clock,
+) -> Iterator[EdgeRig]:
+    """A settled chip on the clock `chip_clock` makes of the pins' one, its IRQ line watched."""
     clock, bus, factory = VirtualClock(), VirtualI2C(), MockFactory()
     factory.ticks = clock.monotonic  # the pins' time is the clock's: ages are exact
-    chip = VirtualMPR121(LateTimers(clock, 0.020), irq=factory.pin(IRQ_PIN))
+    chip = VirtualMPR121(chip_clock(clock), irq=factory.pin(IRQ_PIN))
     bus.attach(ADDRESS, chip)
     irq = DigitalInputDevice(IRQ_PIN, pull_up=True, pin_factory=factory)
     fell: list[tuple[float, float]] = []
@@ -231,47 +250,41 @@ def test_the_irq_edge_keeps_the_time_of_the_sample_however_late_it_is_computed()
         driver = adafruit_mpr121.MPR121(bus, ADDRESS)
         for _ in range(1000):  # the baselines settle
             clock.advance(0.001)
-        driver.touched()
-        touched_at = clock.monotonic()
-        chip.touch(5, BARE_FINGER_PF)
-        for _ in range(100):
-            clock.advance(0.001)
-        assert driver.touched() == 1 << 5
-        seen_at, age = fell[0]
-        assert seen_at - touched_at >= 0.020  # the model got to the sample late
-        assert 0.0 <= seen_at - age - touched_at <= 0.004  # the edge is the sample's
+        yield EdgeRig(clock, chip, driver, fell)
     finally:
         irq.close()
         factory.reset()
+
+
+def test_the_irq_edge_keeps_the_time_of_the_sample_however_late_it_is_computed() -> None:
+    # The Pi's kernel stamps an edge when the line falls; the model pulls it when it gets to
+    # compute the sample, here 20 ms late. The edge's age is the sample's.
+    with edge_rig(lambda clock: LateTimers(clock, 0.020)) as rig:
+        rig.driver.touched()
+        touched_at = rig.clock.monotonic()
+        rig.chip.touch(5, BARE_FINGER_PF)
+        for _ in range(100):
+            rig.clock.advance(0.001)
+        assert rig.driver.touched() == 1 << 5
+        seen_at, _ = rig.fell[0]
+        assert seen_at - touched_at >= 0.020  # the model got to the sample late
+        assert 0.0 <= rig.edge_at(0) - touched_at <= 0.004  # the edge is the sample's
 
 
 def test_a_hand_leaves_the_pad_when_it_is_released_not_at_the_last_sample_computed() -> None:
     # While its inputs are at rest, the model computes no sample until it is read. Samples
     # that fell due while the hand was held must still see the hand when they are computed, or
     # the hand's release would be dated to the last sample computed.
-    clock, bus, factory = VirtualClock(), VirtualI2C(), MockFactory()
-    factory.ticks = clock.monotonic
-    chip = VirtualMPR121(clock, irq=factory.pin(IRQ_PIN))
-    bus.attach(ADDRESS, chip)
-    irq = DigitalInputDevice(IRQ_PIN, pull_up=True, pin_factory=factory)
-    fell: list[tuple[float, float]] = []
-    irq.when_activated = lambda: fell.append((clock.monotonic(), irq.active_time or 0.0))
-    try:
-        driver = adafruit_mpr121.MPR121(bus, ADDRESS)
-        clock.advance(1.0)  # the baselines settle
-        chip.gesture(5, Gesture(lambda _t: BARE_FINGER_PF, 0.0))
-        clock.advance(0.1)
-        assert driver.touched() == 1 << 5
-        clock.advance(1.0)  # held, at rest
-        released_at = clock.monotonic()
-        chip.release(5)
-        clock.advance(0.1)
-        assert driver.touched() == 0
-        seen_at, age = fell[-1]
-        assert seen_at - age >= released_at
-    finally:
-        irq.close()
-        factory.reset()
+    with edge_rig() as rig:
+        rig.chip.gesture(5, Gesture(lambda _t: BARE_FINGER_PF, 0.0))
+        rig.clock.advance(0.1)
+        assert rig.driver.touched() == 1 << 5
+        rig.clock.advance(1.0)  # held, at rest
+        released_at = rig.clock.monotonic()
+        rig.chip.release(5)
+        rig.clock.advance(0.1)
+        assert rig.driver.touched() == 0
+        assert rig.edge_at(-1) >= released_at
 
 
 def test_touch_and_release_thresholds_give_hysteresis(rig: Rig) -> None:
